@@ -1,0 +1,100 @@
+/**
+ * Every environment variable the service reads, in one place (DECISIONS.md, "Configuration").
+ * Read only through Effect `Config`, so tests swap the provider instead of touching `process.env`.
+ */
+import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
+import { readFileSync } from "node:fs"
+
+export interface ResolverAddress {
+  readonly host: string
+  readonly port: number
+}
+
+export const parseResolverList = (raw: string): ReadonlyArray<ResolverAddress> =>
+  raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0)
+    .map((entry) => {
+      // "[::1]:53", "::1", "1.2.3.4:5353", "1.2.3.4"
+      const bracket = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry)
+      if (bracket) return { host: bracket[1], port: bracket[2] ? Number(bracket[2]) : 53 }
+      const colons = entry.split(":").length - 1
+      if (colons === 1) {
+        const [host, port] = entry.split(":")
+        return { host, port: Number(port) }
+      }
+      return { host: entry, port: 53 }
+    })
+
+/** Nameservers from /etc/resolv.conf, else the public fallback DECISIONS.md names. */
+export const systemResolvers = (): string => {
+  try {
+    const conf = readFileSync("/etc/resolv.conf", "utf8")
+    const ns = conf
+      .split("\n")
+      .map((l) => /^\s*nameserver\s+(\S+)/.exec(l)?.[1])
+      .filter((x): x is string => x !== undefined)
+    if (ns.length > 0) return ns.join(",")
+  } catch {
+    // no resolv.conf: fall through
+  }
+  return "1.1.1.1,8.8.8.8"
+}
+
+export interface AppConfigShape {
+  readonly port: number
+  readonly host: string
+  readonly databaseUrl: string
+  readonly dnsResolvers: ReadonlyArray<ResolverAddress>
+  readonly dnsAuthPort: number
+  readonly dnsTimeoutMs: number
+  readonly dnssecTrustAnchors: Option.Option<string>
+  readonly ctAggregatorUrl: string
+  readonly ctCacheTtlS: number
+  readonly rdapBootstrapUrl: string
+  readonly allowPrivateTargets: boolean
+  readonly extraCaCerts: Option.Option<string>
+  readonly alertEvalIntervalMs: number
+  readonly logLevel: string
+  readonly logFormat: string
+  readonly requestLogRetentionDays: number
+  readonly webhookSigningSecret: Redacted.Redacted<string>
+}
+
+const config = Config.all({
+  port: Config.integer("PORT").pipe(Config.withDefault(8080)),
+  host: Config.string("HOST").pipe(Config.withDefault("0.0.0.0")),
+  databaseUrl: Config.string("DATABASE_URL").pipe(Config.withDefault("sqlite:./data/domain-intel.db")),
+  dnsResolvers: Config.string("DNS_RESOLVERS").pipe(
+    Config.option,
+    Config.map((o) => parseResolverList(Option.getOrElse(o, systemResolvers)))
+  ),
+  dnsAuthPort: Config.integer("DNS_AUTH_PORT").pipe(Config.withDefault(53)),
+  dnsTimeoutMs: Config.integer("DNS_TIMEOUT_MS").pipe(Config.withDefault(2000)),
+  dnssecTrustAnchors: Config.string("DNSSEC_TRUST_ANCHORS").pipe(Config.option),
+  ctAggregatorUrl: Config.string("CT_AGGREGATOR_URL").pipe(Config.withDefault("https://crt.sh")),
+  ctCacheTtlS: Config.integer("CT_CACHE_TTL_S").pipe(Config.withDefault(1800)),
+  rdapBootstrapUrl: Config.string("RDAP_BOOTSTRAP_URL").pipe(
+    Config.withDefault("https://data.iana.org/rdap/dns.json")
+  ),
+  allowPrivateTargets: Config.boolean("ALLOW_PRIVATE_TARGETS").pipe(Config.withDefault(false)),
+  extraCaCerts: Config.string("NODE_EXTRA_CA_CERTS").pipe(Config.option),
+  alertEvalIntervalMs: Config.integer("ALERT_EVAL_INTERVAL_MS").pipe(Config.withDefault(60000)),
+  logLevel: Config.string("LOG_LEVEL").pipe(Config.withDefault("info")),
+  logFormat: Config.string("LOG_FORMAT").pipe(Config.withDefault("json")),
+  requestLogRetentionDays: Config.integer("REQUEST_LOG_RETENTION_DAYS").pipe(Config.withDefault(90)),
+  webhookSigningSecret: Config.redacted("WEBHOOK_SIGNING_SECRET").pipe(
+    Config.withDefault(Redacted.make("domain-intel-webhook"))
+  )
+})
+
+export class AppConfig extends Context.Tag("domain-intel/AppConfig")<AppConfig, AppConfigShape>() {
+  static readonly Live = Layer.effect(this, config)
+  /** Test helper: the defaults with overrides, no environment read. */
+  static readonly make = (overrides: Partial<AppConfigShape>): Layer.Layer<AppConfig> =>
+    Layer.effect(
+      this,
+      Effect.map(Effect.orDie(config), (c) => ({ ...c, ...overrides }))
+    )
+}

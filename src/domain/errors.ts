@@ -1,0 +1,107 @@
+/**
+ * The error catalogue (DECISIONS.md, "HTTP conventions"): one class per code, each knowing its
+ * HTTP status and wire code. Every REST error leaves the service as
+ * `{"error":{"code","message","details?"}}`; the wire schemas below make OpenAPI show exactly that.
+ */
+import { HttpApiSchema } from "@effect/platform"
+import { Schema } from "effect"
+
+const fields = {
+  message: Schema.String,
+  details: Schema.optional(Schema.Unknown)
+}
+
+export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("InvalidRequest", fields) {
+  readonly status = 400
+  readonly code = "invalid_request"
+}
+export class TargetForbidden extends Schema.TaggedError<TargetForbidden>()("TargetForbidden", fields) {
+  readonly status = 400
+  readonly code = "target_forbidden"
+}
+export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", fields) {
+  readonly status = 401
+  readonly code = "unauthorized"
+}
+export class PlanForbidden extends Schema.TaggedError<PlanForbidden>()("PlanForbidden", fields) {
+  readonly status = 403
+  readonly code = "plan_forbidden"
+}
+export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", fields) {
+  readonly status = 404
+  readonly code = "not_found"
+}
+export class AlertAlreadyResolved extends Schema.TaggedError<AlertAlreadyResolved>()("AlertAlreadyResolved", fields) {
+  readonly status = 409
+  readonly code = "alert_already_resolved"
+}
+export class QuotaExceeded extends Schema.TaggedError<QuotaExceeded>()("QuotaExceeded", {
+  ...fields,
+  retryAfterSeconds: Schema.Number
+}) {
+  readonly status = 429
+  readonly code = "quota_exceeded"
+}
+export class UpstreamUnavailable extends Schema.TaggedError<UpstreamUnavailable>()("UpstreamUnavailable", fields) {
+  readonly status = 502
+  readonly code = "upstream_unavailable"
+}
+export class InternalError extends Schema.TaggedError<InternalError>()("InternalError", fields) {
+  readonly status = 500
+  readonly code = "internal_error"
+}
+
+export type ApiError =
+  | InvalidRequest
+  | TargetForbidden
+  | Unauthorized
+  | PlanForbidden
+  | NotFound
+  | AlertAlreadyResolved
+  | QuotaExceeded
+  | UpstreamUnavailable
+  | InternalError
+
+export const isApiError = (u: unknown): u is ApiError =>
+  typeof u === "object" && u !== null && "code" in u && "status" in u && "message" in u &&
+  typeof (u as ApiError).status === "number" && typeof (u as ApiError).code === "string"
+
+/** The wire envelope of one error code. */
+export const Envelope = <C extends string>(code: C) =>
+  Schema.Struct({
+    error: Schema.Struct({
+      code: Schema.Literal(code),
+      message: Schema.String,
+      details: Schema.optional(Schema.Unknown)
+    })
+  })
+
+/** Schema from the envelope to the error class, annotated with its status, for `addError`. */
+const wire = <Self extends ApiError, C extends string>(
+  cls: Schema.Schema<Self, any, never> & { new(args: any): Self },
+  code: C,
+  status: number
+) =>
+  Schema.transform(Envelope(code), Schema.typeSchema(cls), {
+    strict: false,
+    decode: (e) => new cls({ message: e.error.message, details: e.error.details }),
+    encode: (err: Self) => ({ error: { code, message: err.message, ...(err.details === undefined ? {} : { details: err.details }) } })
+  }).annotations(HttpApiSchema.annotations({ status }))
+
+export const InvalidRequestWire = wire(InvalidRequest, "invalid_request", 400)
+export const TargetForbiddenWire = wire(TargetForbidden, "target_forbidden", 400)
+export const UnauthorizedWire = wire(Unauthorized, "unauthorized", 401)
+export const PlanForbiddenWire = wire(PlanForbidden, "plan_forbidden", 403)
+export const NotFoundWire = wire(NotFound, "not_found", 404)
+export const AlertAlreadyResolvedWire = wire(AlertAlreadyResolved, "alert_already_resolved", 409)
+export const QuotaExceededWire = wire(QuotaExceeded as any, "quota_exceeded", 429) as unknown as Schema.Schema<
+  QuotaExceeded,
+  { readonly error: { readonly code: "quota_exceeded"; readonly message: string; readonly details?: unknown } }
+>
+export const UpstreamUnavailableWire = wire(UpstreamUnavailable, "upstream_unavailable", 502)
+export const InternalErrorWire = wire(InternalError, "internal_error", 500)
+
+/** The JSON body of an error, as the middleware writes it for errors raised outside handlers. */
+export const errorBody = (code: string, message: string, details?: unknown) => ({
+  error: details === undefined ? { code, message } : { code, message, details }
+})

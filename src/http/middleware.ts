@@ -1,0 +1,116 @@
+/**
+ * The two middlewares around the API:
+ * - `renderErrors` (API level): every failure becomes the DECISIONS.md envelope with its status;
+ *   schema decode failures are 400 invalid_request with the issues in `details`, unknown routes
+ *   404, defects 500 without a stack trace.
+ * - `observe` (outermost): request id, route attribution, quota headers, and the request-log
+ *   record of every authenticated request, with latency from receipt to response.
+ */
+import { HttpApiBuilder, HttpServerRequest, HttpServerResponse, type HttpApp } from "@effect/platform"
+import { Cause, Clock, Effect, Option } from "effect"
+import { randomUUID } from "node:crypto"
+import { errorBody, isApiError, QuotaExceeded } from "../domain/errors"
+import { RequestLog } from "../metering/RequestLog"
+import { currentRequestMeta, type RequestMeta } from "./RequestMeta"
+import type { RouteTable } from "./RouteTable"
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  HttpServerResponse.unsafeJson(body, { status, headers })
+
+const decodeIssues = (error: any): unknown => {
+  if (Array.isArray(error?.issues)) {
+    return {
+      issues: error.issues.map((i: any) => ({
+        path: Array.isArray(i.path) ? i.path.join(".") : String(i.path ?? ""),
+        message: String(i.message ?? i._tag)
+      }))
+    }
+  }
+  return undefined
+}
+
+const describeDecode = (error: any): string => {
+  const issues = decodeIssues(error) as { issues: Array<{ path: string; message: string }> } | undefined
+  if (issues && issues.issues.length > 0) {
+    return issues.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ")
+  }
+  return String(error?.message ?? "invalid request")
+}
+
+export const errorResponse = (cause: Cause.Cause<unknown>): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
+  const failure = Cause.failureOption(cause)
+  if (Option.isSome(failure)) {
+    const e = failure.value as any
+    if (isApiError(e)) {
+      const headers: Record<string, string> = {}
+      if (e instanceof QuotaExceeded) headers["retry-after"] = String(e.retryAfterSeconds)
+      return Effect.succeed(json(e.status, errorBody(e.code, e.message, e.details), headers))
+    }
+    if (e?._tag === "HttpApiDecodeError") {
+      return Effect.succeed(json(400, errorBody("invalid_request", describeDecode(e), decodeIssues(e))))
+    }
+    if (e?._tag === "RouteNotFound") {
+      return Effect.succeed(json(404, errorBody("not_found", "no such route")))
+    }
+    if (e?._tag === "RequestError") {
+      return Effect.succeed(json(400, errorBody("invalid_request", "the request body could not be read as JSON")))
+    }
+  }
+  if (Cause.isInterruptedOnly(cause)) {
+    return Effect.succeed(json(503, errorBody("internal_error", "the request was interrupted")))
+  }
+  return Effect.logError("unhandled failure", cause).pipe(
+    Effect.as(json(500, errorBody("internal_error", "internal error")))
+  )
+}
+
+export const renderErrors = HttpApiBuilder.middleware((app) => Effect.catchAllCause(app, errorResponse))
+
+export const observe = (routes: RouteTable) => (app: HttpApp.Default): HttpApp.Default<never, RequestLog> =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const log = yield* RequestLog
+    const started = performance.now()
+    const ts = yield* Clock.currentTimeMillis
+    const path = new URL(request.url, "http://x").pathname
+    const route = routes.match(request.method, path)
+    const incomingId = request.headers["x-request-id"]
+    const meta: RequestMeta = {
+      requestId: incomingId && /^[\w.:-]{1,128}$/.test(incomingId) ? incomingId : randomUUID(),
+      method: request.method,
+      path,
+      operation: route?.operation ?? "unknown",
+      category: route?.category ?? "system",
+      plan: route?.plan,
+      org: undefined,
+      auditToken: undefined,
+      cache: undefined,
+      quota: undefined,
+      quotaRefused: false
+    }
+    let response = yield* app.pipe(
+      Effect.catchAllCause(errorResponse),
+      Effect.locally(currentRequestMeta, meta)
+    )
+    response = HttpServerResponse.setHeader(response, "x-request-id", meta.requestId)
+    if (meta.quota) {
+      response = HttpServerResponse.setHeaders(response, {
+        "x-ratelimit-limit": String(meta.quota.limit),
+        "x-ratelimit-remaining": String(meta.quota.remaining)
+      })
+    }
+    if (meta.org) {
+      yield* log.record({
+        orgId: meta.org.id,
+        operation: meta.operation,
+        category: meta.category,
+        method: meta.method,
+        path: meta.path,
+        status: response.status,
+        latencyMs: performance.now() - started,
+        cache: meta.cache ?? null,
+        ts
+      })
+    }
+    return response
+  })

@@ -1,0 +1,70 @@
+/**
+ * The request log every analytics report reads: one record per authenticated request.
+ * `record` only appends to memory; a background fiber writes batches in one transaction
+ * every `flushIntervalMs` (or sooner when the buffer fills), and the layer's finalizer writes
+ * what is left, so SIGTERM/SIGINT lose nothing and no response waits on the disk.
+ */
+import { SqlClient } from "@effect/sql"
+import { Duration, Effect, Schedule } from "effect"
+import { writeBatch } from "./writeBatch"
+
+export interface RequestRecord {
+  readonly orgId: string
+  readonly operation: string
+  readonly category: string
+  readonly method: string
+  readonly path: string
+  readonly status: number
+  readonly latencyMs: number
+  readonly cache: string | null
+  /** epoch milliseconds */
+  readonly ts: number
+}
+
+const flushIntervalMs = 200
+const softLimit = 2_000
+
+export class RequestLog extends Effect.Service<RequestLog>()("domain-intel/RequestLog", {
+  scoped: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    let buffer: Array<RequestRecord> = []
+    let written = 0
+
+    const flush = Effect.suspend(() => {
+      if (buffer.length === 0) return Effect.void
+      const batch = buffer
+      buffer = []
+      return writeBatch(sql, batch).pipe(
+        Effect.tap(() => Effect.sync(() => { written += batch.length })),
+        Effect.catchAllCause((cause) =>
+          // Keep the records for the next attempt rather than lose them.
+          Effect.sync(() => { buffer = batch.concat(buffer) }).pipe(
+            Effect.zipRight(Effect.logError("request log flush failed", cause))
+          )
+        )
+      )
+    })
+    // One flush at a time: the periodic one, an early one on a full buffer, the final one.
+    const lock = yield* Effect.makeSemaphore(1)
+    const flushLocked = lock.withPermits(1)(flush)
+
+    yield* flushLocked.pipe(
+      Effect.repeat(Schedule.spaced(Duration.millis(flushIntervalMs))),
+      Effect.forkScoped
+    )
+    yield* Effect.addFinalizer(() => flushLocked)
+
+    const record = (entry: RequestRecord): Effect.Effect<void> =>
+      Effect.suspend(() => {
+        buffer.push(entry)
+        return buffer.length >= softLimit ? Effect.forkDaemon(flushLocked).pipe(Effect.asVoid) : Effect.void
+      })
+
+    return {
+      record,
+      /** Write everything buffered now (tests, reports that must see the latest requests). */
+      flush: flushLocked,
+      stats: Effect.sync(() => ({ buffered: buffer.length, written }))
+    } as const
+  })
+}) {}

@@ -1,0 +1,28 @@
+import type { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import type { RequestRecord } from "./RequestLog"
+
+const chunk = 400
+
+/** Writes one batch of request records in a single transaction. */
+export const writeBatch = (sql: SqlClient.SqlClient, batch: ReadonlyArray<RequestRecord>) =>
+  sql.withTransaction(
+    Effect.forEach(
+      Array.from({ length: Math.ceil(batch.length / chunk) }, (_, i) => batch.slice(i * chunk, (i + 1) * chunk)),
+      (rows) =>
+        sql`INSERT INTO request_log ${
+          sql.insert(rows.map((r) => ({
+            org_id: r.orgId,
+            operation: r.operation,
+            category: r.category,
+            method: r.method,
+            path: r.path,
+            status: r.status,
+            latency_ms: r.latencyMs,
+            cache: r.cache,
+            ts: r.ts
+          })))
+        }`,
+      { discard: true }
+    )
+  )
