@@ -12,7 +12,7 @@ import {
   Unauthorized,
   UnauthorizedWire
 } from "../domain/errors"
-import { planAllows } from "../domain/plans"
+import { type Plan, planAllows } from "../domain/plans"
 import { requestMeta } from "../http/RequestMeta"
 import { Quota } from "../metering/Quota"
 import { Keys, type Organization } from "./Keys"
@@ -28,56 +28,80 @@ export class Auth extends HttpApiMiddleware.Tag<Auth>()("domain-intel/Auth", {
 /** Operations that accept an audit token in place of an API key (SPEC.md Authentication 2). */
 const auditTokenOperations = new Set(["wafDetection"])
 
+export type BearerFailure = Unauthorized | QuotaExceeded | PlanForbidden
+
+/** What an operation that is not an HttpApi endpoint (raw routes such as MCP) states about itself. */
+export interface BearerOptions {
+  /** Used when the route table gave the request no plan label. */
+  readonly plan?: Plan
+  readonly operation?: string
+}
+
+/**
+ * The bearer check every /v1 operation runs: key (or audit token) → 401, quota → 429 (the
+ * request is not counted), plan → 403. Fills the request's RequestMeta. Shared by the HttpApi
+ * `Auth` middleware and the raw routes, which HttpApi middleware does not reach.
+ */
+export const makeBearerCheck = Effect.gen(function*() {
+  const keys = yield* Keys
+  const quota = yield* Quota
+  // Key lookups are memoised briefly so a busy client costs one indexed read per 30 s.
+  const byKey = yield* Cache.make({
+    capacity: 10_000,
+    timeToLive: Duration.seconds(30),
+    lookup: (token: string) => keys.authenticate(token).pipe(Effect.orDie)
+  })
+  const byAuditToken = yield* Cache.make({
+    capacity: 10_000,
+    timeToLive: Duration.seconds(30),
+    lookup: (token: string) => keys.auditTokenOrg(token).pipe(Effect.orDie)
+  })
+
+  return (rawToken: string, options: BearerOptions = {}): Effect.Effect<Organization, BearerFailure> =>
+    Effect.gen(function*() {
+      const token = rawToken.trim()
+      const meta = yield* requestMeta
+      const operation = meta?.operation && meta.operation !== "unknown" ? meta.operation : options.operation ?? "unknown"
+      const plan = meta?.plan ?? options.plan
+      if (token.length === 0) {
+        return yield* new Unauthorized({ message: "missing API key: send Authorization: Bearer <key>" })
+      }
+      let org = yield* byKey.get(token)
+      if (Option.isNone(org) && auditTokenOperations.has(operation) && token.startsWith("dia_")) {
+        org = yield* byAuditToken.get(token)
+        if (Option.isSome(org) && meta) meta.auditToken = token
+      }
+      if (Option.isNone(org)) return yield* new Unauthorized({ message: "unknown or malformed API key" })
+      if (meta) meta.org = org.value
+
+      const decision = yield* quota.consume(org.value)
+      if (decision._tag === "Exceeded") {
+        if (meta) meta.quotaRefused = true
+        return yield* new QuotaExceeded({
+          message: `monthly quota of ${decision.limit} requests for the ${org.value.plan} plan is used up`,
+          retryAfterSeconds: decision.retryAfterSeconds
+        })
+      }
+      if (meta) meta.quota = { limit: decision.limit, remaining: decision.remaining }
+
+      if (plan && !planAllows(org.value.plan, plan)) {
+        return yield* new PlanForbidden({
+          message: `${operation} needs the ${plan} plan or above; this key's organization is on ${org.value.plan}`
+        })
+      }
+      return org.value
+    })
+})
+
+/** The bearer token of an Authorization header value ("" when absent or not Bearer). */
+export const bearerToken = (header: string | undefined): string => {
+  const m = /^\s*Bearer\s+(.*)$/i.exec(header ?? "")
+  return m ? m[1].trim() : ""
+}
+
 export const AuthLive = Layer.effect(
   Auth,
-  Effect.gen(function*() {
-    const keys = yield* Keys
-    const quota = yield* Quota
-    // Key lookups are memoised briefly so a busy client costs one indexed read per 30 s.
-    const byKey = yield* Cache.make({
-      capacity: 10_000,
-      timeToLive: Duration.seconds(30),
-      lookup: (token: string) => keys.authenticate(token).pipe(Effect.orDie)
-    })
-    const byAuditToken = yield* Cache.make({
-      capacity: 10_000,
-      timeToLive: Duration.seconds(30),
-      lookup: (token: string) => keys.auditTokenOrg(token).pipe(Effect.orDie)
-    })
-
-    return {
-      bearer: (redacted: Redacted.Redacted<string>) =>
-        Effect.gen(function*() {
-          const token = Redacted.value(redacted).trim()
-          const meta = yield* requestMeta
-          if (token.length === 0) {
-            return yield* new Unauthorized({ message: "missing API key: send Authorization: Bearer <key>" })
-          }
-          let org = yield* byKey.get(token)
-          if (Option.isNone(org) && meta && auditTokenOperations.has(meta.operation) && token.startsWith("dia_")) {
-            org = yield* byAuditToken.get(token)
-            if (Option.isSome(org)) meta.auditToken = token
-          }
-          if (Option.isNone(org)) return yield* new Unauthorized({ message: "unknown or malformed API key" })
-          if (meta) meta.org = org.value
-
-          const decision = yield* quota.consume(org.value)
-          if (decision._tag === "Exceeded") {
-            if (meta) meta.quotaRefused = true
-            return yield* new QuotaExceeded({
-              message: `monthly quota of ${decision.limit} requests for the ${org.value.plan} plan is used up`,
-              retryAfterSeconds: decision.retryAfterSeconds
-            })
-          }
-          if (meta) meta.quota = { limit: decision.limit, remaining: decision.remaining }
-
-          if (meta?.plan && !planAllows(org.value.plan, meta.plan)) {
-            return yield* new PlanForbidden({
-              message: `${meta.operation} needs the ${meta.plan} plan or above; this key's organization is on ${org.value.plan}`
-            })
-          }
-          return org.value
-        })
-    }
-  })
+  Effect.map(makeBearerCheck, (check) => ({
+    bearer: (redacted: Redacted.Redacted<string>) => check(Redacted.value(redacted))
+  }))
 )

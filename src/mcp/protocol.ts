@@ -1,0 +1,96 @@
+/**
+ * JSON-RPC 2.0 as MCP 2024-11-05 uses it: message schemas, error codes and the classification of
+ * one decoded JSON value into a request, a notification, a response sent by the client, or an
+ * invalid message. Pure: no Effect services, no I/O.
+ */
+import { Either, ParseResult, Schema } from "effect"
+
+export const PROTOCOL_VERSION = "2024-11-05"
+export const JSONRPC_VERSION = "2.0"
+
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603
+} as const
+
+/** MCP forbids null ids (unlike plain JSON-RPC), so a request id is a string or a number. */
+export const RequestId = Schema.Union(Schema.String, Schema.Number)
+export type RequestId = typeof RequestId.Type
+
+/** One JSON-RPC request or notification as it arrives (params are decoded per method later). */
+export const JsonRpcRequest = Schema.Struct({
+  jsonrpc: Schema.Literal(JSONRPC_VERSION),
+  id: Schema.optional(RequestId),
+  method: Schema.String,
+  params: Schema.optional(Schema.Union(Schema.Record({ key: Schema.String, value: Schema.Unknown }), Schema.Array(Schema.Unknown)))
+})
+export type JsonRpcRequest = typeof JsonRpcRequest.Type
+
+/** A response the client posts (answers to server-initiated requests; this server sends none). */
+const JsonRpcClientResponse = Schema.Struct({
+  jsonrpc: Schema.Literal(JSONRPC_VERSION),
+  id: Schema.Union(RequestId, Schema.Null),
+  result: Schema.optional(Schema.Unknown),
+  error: Schema.optional(Schema.Unknown)
+})
+
+export interface JsonRpcError {
+  readonly code: number
+  readonly message: string
+  readonly data?: unknown
+}
+
+export type JsonRpcResponse =
+  | { readonly jsonrpc: "2.0"; readonly id: RequestId | null; readonly result: unknown }
+  | { readonly jsonrpc: "2.0"; readonly id: RequestId | null; readonly error: JsonRpcError }
+
+export const success = (id: RequestId, result: unknown): JsonRpcResponse => ({ jsonrpc: JSONRPC_VERSION, id, result })
+
+export const failure = (id: RequestId | null, code: number, message: string, data?: unknown): JsonRpcResponse => ({
+  jsonrpc: JSONRPC_VERSION,
+  id,
+  error: data === undefined ? { code, message } : { code, message, data }
+})
+
+/** What one element of a body turned out to be. */
+export type Classified =
+  | { readonly _tag: "Request"; readonly id: RequestId; readonly method: string; readonly params: unknown }
+  | { readonly _tag: "Notification"; readonly method: string; readonly params: unknown }
+  | { readonly _tag: "ClientResponse" }
+  | { readonly _tag: "Invalid"; readonly id: RequestId | null; readonly message: string }
+
+const decodeRequest = Schema.decodeUnknownEither(JsonRpcRequest, { errors: "all", onExcessProperty: "ignore" })
+const isClientResponse = Schema.is(JsonRpcClientResponse)
+
+/** The id of an invalid message when one can be read, else null (JSON-RPC 2.0 §5). */
+const salvageId = (u: unknown): RequestId | null => {
+  if (typeof u !== "object" || u === null || Array.isArray(u)) return null
+  const id = (u as Record<string, unknown>).id
+  return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null
+}
+
+export const formatIssues = (error: ParseResult.ParseError): string =>
+  ParseResult.ArrayFormatter.formatErrorSync(error)
+    .map((i) => (i.path.length > 0 ? `${i.path.join(".")}: ${i.message}` : i.message))
+    .join("; ")
+
+export const classify = (u: unknown): Classified => {
+  if (typeof u !== "object" || u === null || Array.isArray(u)) {
+    return { _tag: "Invalid", id: null, message: "a JSON-RPC message must be a JSON object" }
+  }
+  const o = u as Record<string, unknown>
+  if (!("method" in o) && ("result" in o || "error" in o) && isClientResponse(u)) return { _tag: "ClientResponse" }
+  if ("id" in o && o.id === null) {
+    return { _tag: "Invalid", id: null, message: "id must be a string or a number (MCP does not allow null ids)" }
+  }
+  const decoded = decodeRequest(u)
+  if (Either.isLeft(decoded)) {
+    return { _tag: "Invalid", id: salvageId(u), message: `invalid JSON-RPC request: ${formatIssues(decoded.left)}` }
+  }
+  const r = decoded.right
+  if (r.id === undefined) return { _tag: "Notification", method: r.method, params: r.params }
+  return { _tag: "Request", id: r.id, method: r.method, params: r.params }
+}
