@@ -21,6 +21,8 @@ export interface WireRequest {
   readonly maxBodyBytes: number
   /** Ask for and decode gzip/deflate/br. */
   readonly decompress: boolean
+  /** false: count body bytes up to the cap without keeping them (size measurement only). */
+  readonly keepBody?: boolean
   readonly ca?: ReadonlyArray<string>
 }
 
@@ -129,7 +131,7 @@ export const exchange = (req: WireRequest, signal?: AbortSignal): Promise<WireRe
     signal?.addEventListener("abort", () => fail(new WireError("timeout", "aborted")))
 
     // Parser state
-    let head = Buffer.alloc(0)
+    let head: Buffer = Buffer.alloc(0)
     let headerDone = false
     let status = 0
     let statusText = ""
@@ -142,7 +144,7 @@ export const exchange = (req: WireRequest, signal?: AbortSignal): Promise<WireRe
     let bodyBytes = 0
     let truncated = false
     // chunked state
-    let chunkBuf = Buffer.alloc(0)
+    let chunkBuf: Buffer = Buffer.alloc(0)
     let chunkLeft = -1 // -1: expecting size line
     let chunkedDone = false
 
@@ -181,6 +183,14 @@ export const exchange = (req: WireRequest, signal?: AbortSignal): Promise<WireRe
 
     const keep = (b: Buffer) => {
       bodyBytes += b.length
+      if (req.keepBody === false) {
+        if (bodyBytes > req.maxBodyBytes) {
+          bodyBytes = req.maxBodyBytes
+          truncated = true
+          finish()
+        }
+        return
+      }
       if (kept < req.maxBodyBytes) {
         const room = req.maxBodyBytes - kept
         const part = b.length > room ? b.subarray(0, room) : b
