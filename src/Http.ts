@@ -1,7 +1,6 @@
 /**
  * Wiring: every service layer once, the API with its middlewares, the server.
- * `makeAppLayer` takes the configuration and server layers so tests can run the real service
- * on a random loopback port with an in-memory store.
+ * Tests provide `AppLive` with their own configuration and a server on a random loopback port.
  */
 import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
 import { BunHttpServer } from "@effect/platform-bun"
@@ -38,17 +37,16 @@ const ApiLive = HttpApiBuilder.api(Api).pipe(
   Layer.provide(AuthLive)
 )
 
-export const makeAppLayer = <A, E, R>(server: Layer.Layer<A, E, R>) =>
-  HttpApiBuilder.serve(observe(routeTable)).pipe(
-    Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
-    Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
-    Layer.provide(renderErrors),
-    Layer.provide(ApiLive),
-    HttpServer.withLogAddress,
-    Layer.provide(server)
-  )
+/** The API served on whatever HttpServer is provided (needs ServicesLive and AppConfig). */
+export const AppLive = HttpApiBuilder.serve(observe(routeTable)).pipe(
+  Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
+  Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
+  Layer.provide(renderErrors),
+  Layer.provide(ApiLive),
+  HttpServer.withLogAddress
+)
 
 /** The server as `serve` runs it, on PORT/HOST. */
 export const ServerLive = Layer.unwrapEffect(
-  Effect.map(AppConfig, (c) => makeAppLayer(BunHttpServer.layer({ port: c.port, hostname: c.host })))
+  Effect.map(AppConfig, (c) => AppLive.pipe(Layer.provide(BunHttpServer.layer({ port: c.port, hostname: c.host }))))
 )
