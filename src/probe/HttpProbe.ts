@@ -100,11 +100,12 @@ export class HttpProbe extends Context.Tag("domain-intel/HttpProbe")<HttpProbe, 
           const redirects: Array<RedirectHop> = []
           let dnsMs = 0
           let target: ParsedTarget = first
+          let lastFetched: ParsedTarget = first
           let response: WireResponse | null = null
           let tlsOutcome: TlsOutcome | null = null
           const done = (error: ProbeOutcome["error"]): ProbeOutcome => ({
             requestedUrl: first.url.href,
-            finalUrl: target.url.href,
+            finalUrl: lastFetched.url.href,
             redirects,
             response,
             tls: tlsOutcome,
@@ -128,6 +129,7 @@ export class HttpProbe extends Context.Tag("domain-intel/HttpProbe")<HttpProbe, 
               return done({ kind: "target_forbidden", message: `redirect refused: ${e.message}` })
             }
             dnsMs += vetted.v.dnsMs
+            lastFetched = target
             const hopStart = performance.now()
             const result = yield* Effect.tryPromise({
               try: (signal) =>

@@ -108,6 +108,25 @@ const decodeBody = (encoding: string | undefined, raw: Buffer, cap: number): { b
   return { body: raw, truncated: false }
 }
 
+const tlsReasons: Record<string, string> = {
+  ERR_TLS_CERT_ALTNAME_INVALID: "certificate is not valid for HOST",
+  DEPTH_ZERO_SELF_SIGNED_CERT: "self-signed certificate",
+  SELF_SIGNED_CERT_IN_CHAIN: "self-signed certificate in the chain",
+  CERT_HAS_EXPIRED: "certificate has expired",
+  CERT_NOT_YET_VALID: "certificate is not yet valid",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "unable to verify the certificate: issuer unknown",
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "unable to verify the certificate: issuer unknown",
+  UNABLE_TO_GET_ISSUER_CERT: "unable to verify the certificate: issuer unknown",
+  CERT_REVOKED: "certificate revoked"
+}
+
+/** A readable reason with the OpenSSL/Node code kept in parentheses. */
+export const describeTlsError = (code: string, host: string): string => {
+  if (code === "") return "certificate not trusted"
+  const reason = tlsReasons[code]
+  return reason ? `${reason.replace("HOST", host)} (${code})` : code
+}
+
 /** Performs one request/response exchange; never follows redirects. */
 export const exchange = (req: WireRequest, signal?: AbortSignal): Promise<WireResponse> =>
   new Promise((resolve, reject) => {
@@ -343,7 +362,7 @@ export const exchange = (req: WireRequest, signal?: AbortSignal): Promise<WireRe
         const now = performance.now() - t0
         if (connectMs === 0) connectMs = now
         tlsMs = now - connectMs
-        let error: string | null = s.authorized ? null : String(s.authorizationError ?? "certificate not trusted")
+        let error: string | null = s.authorized ? null : describeTlsError(String(s.authorizationError ?? ""), req.host)
         // Hostname check (rejectUnauthorized is off so that the handshake can be reported).
         const cert = s.getPeerCertificate(true)
         if (s.authorized && cert && Object.keys(cert).length > 0) {
