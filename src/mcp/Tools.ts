@@ -45,15 +45,15 @@ export const WhoisLookupArgs = Schema.Struct({
 
 export const SslCertificateArgs = Schema.Struct({
   domain: DomainName.annotations({ description: "Host name (or IPv4 address) to connect to and verify, e.g. example.com" }),
-  port: Schema.optional(Schema.Int.pipe(Schema.between(1, 65535)).annotations({ description: "TCP port. Default 443." }))
+  port: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, 65535)).annotations({ title: "port", description: "TCP port. Default 443." }))
 })
 
 export const SecurityHeadersArgs = Schema.Struct({
-  url: TargetUrl.annotations({ description: "URL or bare domain to fetch, e.g. https://example.com/ or example.com (https:// is assumed for a bare domain)" })
+  url: TargetUrl.annotations({ title: "url", description: "URL or bare domain to fetch, e.g. https://example.com/ or example.com (https:// is assumed for a bare domain)" })
 })
 
 export const DomainIntelligenceArgs = Schema.Struct({
-  domain: TargetUrl.annotations({ description: "Domain (example.com), or an https URL whose host and port are analysed (https://example.com:8443/)" })
+  domain: TargetUrl.annotations({ title: "domain", description: "Domain (example.com), or an https URL whose host and port are analysed (https://example.com:8443/)" })
 })
 
 // ---------------------------------------------------------------------------------------------
