@@ -14,13 +14,15 @@ import { observe, renderErrors } from "./http/middleware"
 import { makeRouteTable, type RawRoute } from "./http/RouteTable"
 import { Quota } from "./metering/Quota"
 import { RequestLog } from "./metering/RequestLog"
+import { CtHistory } from "./mcp/CtHistory"
+import { McpLive, mcpRawRoutes } from "./mcp/http"
 import { NetworkLive } from "./network/http"
 import { HttpProbe } from "./probe/HttpProbe"
 import { SqlLive } from "./store/Sql"
 import { SystemLive } from "./system/http"
 
 /** Routes mounted beside the HttpApi (raw handlers). */
-export const rawRoutes: ReadonlyArray<RawRoute> = []
+export const rawRoutes: ReadonlyArray<RawRoute> = [...mcpRawRoutes]
 
 export const routeTable = makeRouteTable(Api, rawRoutes)
 
@@ -43,6 +45,8 @@ export const AppLive = HttpApiBuilder.serve(observe(routeTable)).pipe(
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(renderErrors),
   Layer.provide(ApiLive),
+  // MCP (raw route). CT enrichment: replace CtHistory.Unavailable with CtHistory.fromSearch(CtAggregator.search).
+  Layer.provide(McpLive.pipe(Layer.provide(CtHistory.Unavailable))),
   HttpServer.withLogAddress
 )
 

@@ -1,16 +1,15 @@
 /**
- * Outbound HTTP(S) for the MCP tools (security headers, RDAP): every hop parsed and vetted by the
- * target guard, connected to the vetted address with SNI, redirects followed with the guard
- * re-checked per hop, bodies capped, deadlines enforced. The trust store is the system roots plus
- * the PEM file named by NODE_EXTRA_CA_CERTS.
+ * Outbound HTTP(S) for the MCP tools (security headers, RDAP), over the shared HttpProbe: every
+ * hop vetted by the target guard, redirects followed, bodies capped, one deadline. Anything that
+ * goes wrong after the first hop is an OutboundFailure with the reason. Also holds the extra
+ * trusted CAs (NODE_EXTRA_CA_CERTS) for the TLS certificate check.
  */
 import { Context, Data, Effect, Layer, Option } from "effect"
 import { readFileSync } from "node:fs"
 import { AppConfig } from "../Config"
 import type { InvalidRequest, TargetForbidden } from "../domain/errors"
-import { DnsResolver } from "../dns/DnsResolver"
-import { parseTarget, vetTarget, type TargetUnresolvable } from "../probe/guard"
-import { exchange, WireError, type TlsOutcome, type WireResponse } from "../probe/wire"
+import { HttpProbe } from "../probe/HttpProbe"
+import type { TlsOutcome } from "../probe/wire"
 
 export class OutboundFailure extends Data.TaggedError("OutboundFailure")<{ readonly url: string; readonly reason: string }> {
   get message() { return `${this.url}: ${this.reason}` }
@@ -37,7 +36,7 @@ export interface OutboundResponse {
 
 export type OutboundError = OutboundFailure | InvalidRequest | TargetForbidden
 
-/** PEM certificates of the extra CA file (NODE_EXTRA_CA_CERTS), split one per entry. */
+/** PEM certificates of the extra CA file (NODE_EXTRA_CA_CERTS), one per entry. */
 export const readExtraCas = (path: Option.Option<string>): ReadonlyArray<string> => {
   if (Option.isNone(path)) return []
   try {
@@ -52,84 +51,41 @@ export class Outbound extends Context.Tag("domain-intel/McpOutbound")<Outbound, 
   readonly fetch: (req: OutboundRequest) => Effect.Effect<OutboundResponse, OutboundError>
   readonly extraCas: ReadonlyArray<string>
 }>() {
+  /** Over the shared HttpProbe (guard re-checked on every redirect hop). */
   static readonly Live = Layer.effect(
     this,
     Effect.gen(function*() {
       const config = yield* AppConfig
-      const resolver = yield* DnsResolver
+      const probe = yield* HttpProbe
       const extraCas = readExtraCas(config.extraCaCerts)
 
-      const hop = (url: string, req: OutboundRequest, deadline: number): Effect.Effect<WireResponse, OutboundError> =>
-        Effect.gen(function*() {
-          const parsed = parseTarget(url)
-          if ("_tag" in parsed) return yield* Effect.fail<OutboundError>(parsed)
-          const vetted = yield* vetTarget(parsed).pipe(
-            Effect.provideService(AppConfig, config),
-            Effect.provideService(DnsResolver, resolver),
-            Effect.catchIf(
-              (e): e is TargetUnresolvable => (e as { _tag?: string })._tag === "TargetUnresolvable",
-              (e) => Effect.fail(new OutboundFailure({ url, reason: e.message }))
-            )
-          )
-          return yield* Effect.tryPromise({
-            try: (signal) =>
-              exchange({
-                address: vetted.address,
-                port: vetted.port,
-                host: vetted.host,
-                https: vetted.url.protocol === "https:",
-                method: req.method ?? "GET",
-                path: vetted.url.pathname + vetted.url.search,
-                headers: req.headers,
-                deadline,
-                maxBodyBytes: req.maxBodyBytes,
-                decompress: true,
-                ca: extraCas.length > 0 ? extraCas : undefined
-              }, signal),
-            catch: (e) =>
-              new OutboundFailure({
-                url,
-                reason: e instanceof WireError ? (e.kind === "timeout" ? "timed out" : e.message) : String(e)
-              })
-          })
-        })
-
       const fetch = (req: OutboundRequest): Effect.Effect<OutboundResponse, OutboundError> =>
-        Effect.gen(function*() {
-          const deadline = performance.now() + req.timeoutMs
-          const redirects: Array<{ from: string; to: string; status: number }> = []
-          let url = req.url
-          for (;;) {
-            const res = yield* hop(url, req, deadline)
-            const location = res.headers["location"]
-            if (res.status >= 300 && res.status < 400 && location !== undefined && res.status !== 304) {
-              if (redirects.length >= req.maxRedirects) {
-                return yield* new OutboundFailure({ url: req.url, reason: `more than ${req.maxRedirects} redirects` })
-              }
-              let next: string
-              try {
-                next = new URL(location, url).toString()
-              } catch {
-                return yield* new OutboundFailure({ url, reason: `invalid redirect location: ${location}` })
-              }
-              if (redirects.some((r) => r.from === next)) {
-                return yield* new OutboundFailure({ url: req.url, reason: `redirect loop at ${next}` })
-              }
-              redirects.push({ from: url, to: next, status: res.status })
-              url = next
-              continue
+        probe.fetch({
+          url: req.url,
+          method: req.method ?? "GET",
+          headers: req.headers,
+          timeoutMs: req.timeoutMs,
+          maxBodyBytes: req.maxBodyBytes,
+          followRedirects: true,
+          maxRedirects: req.maxRedirects,
+          decompress: true
+        }).pipe(
+          Effect.flatMap((o) => {
+            if (o.error !== null || o.response === null) {
+              const reason = o.error?.kind === "timeout" ? "timed out" : o.error?.message ?? "no response"
+              return Effect.fail(new OutboundFailure({ url: o.finalUrl, reason }))
             }
-            return {
-              url: req.url,
-              finalUrl: url,
-              status: res.status,
-              headers: res.headers,
-              body: res.body,
-              tls: res.tls,
-              redirects
-            } satisfies OutboundResponse
-          }
-        })
+            return Effect.succeed({
+              url: o.requestedUrl,
+              finalUrl: o.finalUrl,
+              status: o.response.status,
+              headers: o.response.headers,
+              body: o.response.body,
+              tls: o.tls,
+              redirects: o.redirects.map((r) => ({ from: r.from, to: r.to, status: r.status }))
+            } satisfies OutboundResponse)
+          })
+        )
 
       return { fetch, extraCas }
     })
