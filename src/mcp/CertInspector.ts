@@ -9,6 +9,7 @@ import * as tls from "node:tls"
 import { AppConfig } from "../Config"
 import { DnsResolver } from "../dns/DnsResolver"
 import { parseTarget, vetTarget } from "../probe/guard"
+import { describeTlsError } from "../probe/wire"
 import { certFacts, chromeCompliant, type CertFacts } from "./certFacts"
 import { CtHistory, type CtHistoryEntry } from "./CtHistory"
 import { ToolFailure } from "./errors"
@@ -50,7 +51,7 @@ export interface CertReport {
 }
 
 interface Handshake {
-  readonly authorized: boolean
+  readonly chainValid: boolean
   readonly authorizationError: string | null
   readonly peer: tls.DetailedPeerCertificate
   readonly protocol: string | null
@@ -79,8 +80,9 @@ const handshake = (address: string, port: number, servername: string | undefined
       const peer = socket.getPeerCertificate(true)
       if (!peer || !peer.raw) return finish(Effect.fail(new ToolFailure({ message: "the server presented no certificate" })))
       finish(Effect.succeed({
-        authorized: socket.authorized,
-        authorizationError: socket.authorized ? null : String(socket.authorizationError ?? "certificate not trusted"),
+        // Bun folds the hostname check into `authorized`; the chain is judged apart from it.
+        chainValid: socket.authorized || String(socket.authorizationError) === "ERR_TLS_CERT_ALTNAME_INVALID",
+        authorizationError: socket.authorized ? null : String(socket.authorizationError ?? ""),
         peer,
         protocol: socket.getProtocol() ?? null,
         cipher: socket.getCipher()?.name ?? null
@@ -171,9 +173,9 @@ export class CertInspector extends Context.Tag("domain-intel/CertInspector")<Cer
           domain: vetted.host,
           port,
           address: vetted.address,
-          valid: hs.authorized && identity === undefined && !expired && !notYetValid,
-          chain_valid: hs.authorized,
-          chain_error: hs.authorizationError,
+          valid: hs.chainValid && identity === undefined && !expired && !notYetValid,
+          chain_valid: hs.chainValid,
+          chain_error: hs.chainValid ? null : describeTlsError(hs.authorizationError ?? "", vetted.host),
           hostname_match: identity === undefined,
           hostname_error: identity ? identity.message : null,
           expired,

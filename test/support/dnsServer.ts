@@ -39,8 +39,8 @@ export const startDnsServer = async (records: Records = {}, host = "127.0.0.1"):
     return packet.encode({
       type: "response",
       id: q.id,
-      flags: packet.RECURSION_AVAILABLE | packet.AUTHORITATIVE_ANSWER,
-      rcode: entry ? "NOERROR" : "NXDOMAIN",
+      // dns-packet encodes the rcode only from the low four bits of flags (3 = NXDOMAIN).
+      flags: packet.RECURSION_AVAILABLE | packet.AUTHORITATIVE_ANSWER | (entry ? 0 : 3),
       questions: [question],
       answers: data.map((d) => ({ name: question.name, type: question.type, class: "IN", ttl: 300, data: d }))
     } as any)
