@@ -272,6 +272,23 @@ describe("HTTP side", () => {
     expect((await rpc({ jsonrpc: "2.0", id: 1, method: "ping" }, key)).result).toEqual({})
   })
 
+  test("a used-up quota is 429 with Retry-After before any JSON-RPC is handled", async () => {
+    const { key, orgId } = await svc.newKey("pro")
+    await svc.sql(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 499999)
+       INSERT INTO request_log (org_id, operation, category, method, path, status, latency_ms, cache, ts)
+       SELECT ?, 'mcpServer', 'advanced', 'POST', '${PATH}', 200, 5, NULL, ? FROM n`,
+      [orgId, Date.now()]
+    )
+    const last = await post({ jsonrpc: "2.0", id: 1, method: "ping" }, key)
+    expect(last.status).toBe(200)
+    expect(last.headers.get("x-ratelimit-remaining")).toBe("0")
+    const refused = await post({ jsonrpc: "2.0", id: 2, method: "ping" }, key)
+    expect(refused.status).toBe(429)
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0)
+    expect((await refused.json() as any).error.code).toBe("quota_exceeded")
+  })
+
   test("each call is metered as mcpServer in the advanced category with quota headers", async () => {
     const { key, orgId } = await svc.newKey("pro")
     const res = await post({ jsonrpc: "2.0", id: 1, method: "ping" }, key)
