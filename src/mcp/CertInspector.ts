@@ -111,6 +111,18 @@ const chainOf = (peer: tls.DetailedPeerCertificate): Array<ChainEntry> => {
   return out
 }
 
+/** The CT history block of the report: count, distinct issuers, the five most recently logged. */
+export const summarizeCt = (entries: ReadonlyArray<CtHistoryEntry>): CertReport["ct_history"] => {
+  const sorted = [...entries].sort((a, b) => b.timestamp.localeCompare(a.timestamp))
+  return {
+    available: true,
+    count: entries.length,
+    issuers: [...new Set(sorted.map((e) => e.issuer).filter((i) => i.length > 0))],
+    latest: sorted.slice(0, 5),
+    note: entries.length === 0 ? "no certificates for this domain were found in CT logs" : null
+  }
+}
+
 export class CertInspector extends Context.Tag("domain-intel/CertInspector")<CertInspector, {
   readonly inspect: (domain: string, port: number) => Effect.Effect<CertReport, ToolFailure>
 }>() {
@@ -125,16 +137,7 @@ export class CertInspector extends Context.Tag("domain-intel/CertInspector")<Cer
       const ctHistory = (domain: string) =>
         ct.search(domain).pipe(
           Effect.timeoutFail({ duration: CT_TIMEOUT, onTimeout: () => ({ message: "the CT source did not answer in time" }) }),
-          Effect.map((entries) => {
-            const sorted = [...entries].sort((a, b) => b.timestamp.localeCompare(a.timestamp))
-            return {
-              available: true,
-              count: entries.length,
-              issuers: [...new Set(entries.map((e) => e.issuer).filter((i) => i.length > 0))],
-              latest: sorted.slice(0, 5),
-              note: entries.length === 0 ? "no certificates for this domain were found in CT logs" : null
-            }
-          }),
+          Effect.map(summarizeCt),
           Effect.catchAll((e) =>
             Effect.succeed({
               available: false,

@@ -1,7 +1,9 @@
 /** Pure cores of the MCP tools: JSON-RPC classification, DNS RDATA, SCT lists, RDAP documents. */
 import { describe, expect, test } from "bun:test"
 import * as packet from "dns-packet"
+import { summarizeCt } from "../../src/mcp/CertInspector"
 import { certFacts, chromeCompliant, countScts } from "../../src/mcp/certFacts"
+import { toHistoryEntry } from "../../src/mcp/CtHistory"
 import { decodeSvcb, displayTypeName, recordTypes, renderRecord, reverseName, wireTypeName } from "../../src/mcp/dnsRecords"
 import { classify } from "../../src/mcp/protocol"
 import { domainQueryUrl, extractDomain, findRdapBase, mergeFacts, parseBootstrap } from "../../src/mcp/rdapData"
@@ -169,5 +171,22 @@ describe("RDAP data", () => {
     expect(m.registrar?.name).toBe("R")
     expect(m.abuse_contact?.email).toBe("a@r.test")
     expect(m.status).toEqual(["active"])
+  })
+})
+
+describe("CT history summary", () => {
+  test("aggregator entries become count, distinct issuers newest first, and the five latest", () => {
+    const entries = [
+      { id: 1, ids: [1, 2], issuer: "C=US, O=Let's Encrypt, CN=R3", timestamp: "2024-01-01T00:00:00Z", names: [] },
+      { id: 3, issuer: "C=US, O=Google Trust Services, CN=WR1", timestamp: "2025-06-01T00:00:00Z" },
+      { id: 4, issuer: "C=US, O=Let's Encrypt, CN=R3", timestamp: "2024-09-01T00:00:00Z" },
+      ...Array.from({ length: 5 }, (_, i) => ({ id: 10 + i, issuer: "C=US, O=Let's Encrypt, CN=E5", timestamp: `2023-0${i + 1}-01T00:00:00Z` }))
+    ].map(toHistoryEntry)
+    const s = summarizeCt(entries)
+    expect(s.count).toBe(8)
+    expect(s.issuers).toEqual(["C=US, O=Google Trust Services, CN=WR1", "C=US, O=Let's Encrypt, CN=R3", "C=US, O=Let's Encrypt, CN=E5"])
+    expect(s.latest.map((e) => e.id)).toEqual(["3", "4", "1", "14", "13"])
+    expect(s.note).toBeNull()
+    expect(summarizeCt([]).note).toContain("no certificates")
   })
 })
