@@ -225,6 +225,8 @@ export const makeValidator = (anchors: ReadonlyArray<TrustAnchor>, resolver: Dns
           nsec3 = p
           denial = "nsec3"
         }
+      } else if (np._tag === "Right" && np.right.ans.rcode === "NOERROR") {
+        denial = "nsec" // signed, no NSEC3PARAM at the apex: NSEC chain
       }
     }
 
