@@ -52,6 +52,8 @@ export interface AppConfigShape {
   readonly dnssecTrustAnchors: Option.Option<string>
   readonly ctAggregatorUrl: string
   readonly ctCacheTtlS: number
+  /** Total time allowed for one CT aggregator query, retries included (CT_BUDGET_MS, default 25000). */
+  readonly ctBudgetMs: number
   readonly rdapBootstrapUrl: string
   readonly allowPrivateTargets: boolean
   readonly extraCaCerts: Option.Option<string>
@@ -75,6 +77,7 @@ const config = Config.all({
   dnssecTrustAnchors: Config.string("DNSSEC_TRUST_ANCHORS").pipe(Config.option),
   ctAggregatorUrl: Config.string("CT_AGGREGATOR_URL").pipe(Config.withDefault("https://crt.sh")),
   ctCacheTtlS: Config.integer("CT_CACHE_TTL_S").pipe(Config.withDefault(1800)),
+  ctBudgetMs: Config.integer("CT_BUDGET_MS").pipe(Config.withDefault(25000)),
   rdapBootstrapUrl: Config.string("RDAP_BOOTSTRAP_URL").pipe(
     Config.withDefault("https://data.iana.org/rdap/dns.json")
   ),
