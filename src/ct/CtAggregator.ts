@@ -12,6 +12,7 @@
  *   1.3.6.1.4.1.11129.2.4.2 counted. The aggregator, not a TLS handshake, so no connection is
  *   made to the audited domain and the answer matches the listed certificate.
  */
+import "reflect-metadata"
 import { AsnConvert, OctetString } from "@peculiar/asn1-schema"
 import { X509Certificate } from "@peculiar/x509"
 import { Clock, Context, Deferred, Duration, Effect, Exit, FiberId, Layer } from "effect"
