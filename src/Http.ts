@@ -9,7 +9,12 @@ import { Api } from "./Api"
 import { AuthLive } from "./auth/Auth"
 import { Keys } from "./auth/Keys"
 import { AppConfig } from "./Config"
+import { CtAggregator } from "./ct/CtAggregator"
+import { CtLive } from "./ct/http"
 import { DnsResolver } from "./dns/DnsResolver"
+import { DnsLive } from "./dns/http"
+import { ZoneHygiene } from "./dns/zone/ZoneHygiene"
+import { DnssecValidator } from "./dnssec/DnssecValidator"
 import { observe, renderErrors } from "./http/middleware"
 import { makeRouteTable, type RawRoute } from "./http/RouteTable"
 import { Quota } from "./metering/Quota"
@@ -26,11 +31,12 @@ export const routeTable = makeRouteTable(Api, rawRoutes)
 
 /** Services shared by the server and the CLI. */
 export const ServicesLive = Layer.mergeAll(Keys.Default, Quota.Default, RequestLog.Default).pipe(
-  Layer.provideMerge(Layer.mergeAll(HttpProbe.Live).pipe(Layer.provideMerge(DnsResolver.Live))),
+  Layer.provideMerge(ZoneHygiene.Live),
+  Layer.provideMerge(Layer.mergeAll(HttpProbe.Live, DnssecValidator.Live, CtAggregator.Live).pipe(Layer.provideMerge(DnsResolver.Live))),
   Layer.provideMerge(SqlLive)
 )
 
-const GroupsLive = Layer.mergeAll(SystemLive, NetworkLive)
+const GroupsLive = Layer.mergeAll(SystemLive, NetworkLive, DnsLive, CtLive)
 
 const ApiLive = HttpApiBuilder.api(Api).pipe(
   Layer.provide(GroupsLive),
