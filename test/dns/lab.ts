@@ -111,7 +111,9 @@ export const standardZones = (n: number): ReadonlyArray<ZoneSpec> => {
     { name: "nsec3bad.lab", algorithm: "ECDSAP256SHA256", nsec3: { salt: "abcdef01", iterations: 10 }, caa: true, ns: two },
     { name: "nocaa.lab", algorithm: "ECDSAP256SHA256", caa: false, ns: two },
     { name: "single.lab", algorithm: "ECDSAP256SHA256", caa: true, ns: [a(1)] },
-    { name: "unsigned.lab", caa: true, ns: two }
+    { name: "unsigned.lab", caa: true, ns: two },
+    { name: "caabad.lab", algorithm: "ECDSAP256SHA256", caa: true, ns: two },
+    { name: "lame.lab", algorithm: "ECDSAP256SHA256", caa: true, ns: [a(1), a(9)] }
   ]
 }
 
