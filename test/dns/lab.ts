@@ -148,7 +148,7 @@ const sign = (dir: string, zone: string, text: string, algorithm: string, opts: 
   return { signed: readFileSync(out, "utf8"), ds }
 }
 
-export const startLab = async (opts: { n?: number; zones?: ReadonlyArray<ZoneSpec> } = {}): Promise<Lab> => {
+export const startLab = async (opts: { n?: number; zones?: ReadonlyArray<ZoneSpec>; treeWindow?: ZoneSpec["signWindow"] } = {}): Promise<Lab> => {
   const n = opts.n ?? 1 + Math.floor(Math.random() * 250)
   const a = (h: number) => `127.53.${n}.${h}`
   const zones = opts.zones ?? standardZones(n)
@@ -198,7 +198,7 @@ export const startLab = async (opts: { n?: number; zones?: ReadonlyArray<ZoneSpe
     ...glue,
     ...dsLines.map((l) => l.trim())
   ].join("\n") + "\n"
-  const lab = sign(dir, "lab", labText, "ECDSAP256SHA256", {})
+  const lab = sign(dir, "lab", labText, "ECDSAP256SHA256", { window: opts.treeWindow })
   files["lab"] = join(dir, "lab.served")
   writeFileSync(files["lab"], lab.signed)
   const rootText = [
@@ -210,7 +210,7 @@ export const startLab = async (opts: { n?: number; zones?: ReadonlyArray<ZoneSpe
     `ns.lab. IN A ${a(1)}`,
     lab.ds.trim()
   ].join("\n") + "\n"
-  const root = sign(dir, "", rootText.replace(/^\. IN/gm, ". IN"), "RSASHA256", {})
+  const root = sign(dir, "", rootText, "RSASHA256", { window: opts.treeWindow })
   files[""] = join(dir, "root.served")
   writeFileSync(files[""], root.signed)
   const anchorsFile = join(dir, "anchors.txt")
