@@ -74,7 +74,10 @@ export const ZoneHygieneReport = Schema.Struct({
     recommendation: N(Schema.String)
   })),
   recommendations: Schema.Array(Schema.String),
-  limitations: Schema.Array(Schema.String)
+  limitations: Schema.Array(Schema.String),
+  timings_ms: Schema.Record({ key: Schema.String, value: Schema.Number }).annotations({
+    description: "Wall time of the nameserver enumeration, of each check, and of the whole audit"
+  })
 })
 
 export class DnsApi extends HttpApiGroup.make("dns")

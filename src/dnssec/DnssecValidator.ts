@@ -8,7 +8,7 @@
  * signature, digest or proof fails; the reason says which), or `indeterminate` (no anchor covers
  * the zone, or the data could not be fetched).
  */
-import { Clock, Context, Effect, Layer, Option } from "effect"
+import { Clock, Context, Effect, Either, Layer, Option } from "effect"
 import type * as packet from "dns-packet"
 import { readFileSync } from "node:fs"
 import { AppConfig } from "../Config"
@@ -196,6 +196,28 @@ export const makeValidator = (anchors: ReadonlyArray<TrustAnchor>, resolver: Dns
     const verified: Array<string> = []
     let earliest: number | undefined
 
+    // Every query the walk may need, fetched at once (the walk itself then costs no round trips).
+    const memo = new Map<string, Either.Either<Fetched, DnsError>>()
+    const get = (name: string, type: string): Effect.Effect<Either.Either<Fetched, DnsError>> => {
+      const k = `${name}|${type}`
+      const hit = memo.get(k)
+      if (hit) return Effect.succeed(hit)
+      return Effect.tap(Effect.either(fetch(name, type)), (r) => Effect.sync(() => memo.set(k, r)))
+    }
+    const probe = `_dnssec-probe-${Math.random().toString(36).slice(2, 10)}.${zone}`
+    {
+      const coveringAnchor = anchors.filter((a) => isAncestorOrSelf(a.owner, zone)).sort((a, b) => b.owner.length - a.owner.length)[0]
+      const wanted: Array<[string, string]> = [
+        ...["DNSKEY", "NSEC3PARAM", "SOA", "NS", "A", "AAAA", "MX", "TXT", "CAA"].map((t): [string, string] => [zone, t]),
+        [probe, "A"]
+      ]
+      if (coveringAnchor) {
+        wanted.push([coveringAnchor.owner, "DNSKEY"])
+        for (const n of pathBelow(coveringAnchor.owner, zone)) wanted.push([n, "DS"], [n, "DNSKEY"], [n, "SOA"])
+      }
+      yield* Effect.forEach(wanted, ([n, t]) => get(n, t), { concurrency: "unbounded", discard: true })
+    }
+
     const result = (status: DnssecStatus, reason: string | null): DnssecResult => ({
       status,
       reason,
@@ -211,14 +233,14 @@ export const makeValidator = (anchors: ReadonlyArray<TrustAnchor>, resolver: Dns
     })
 
     // What the zone itself publishes (for the report even when the chain is not secure).
-    const own = yield* Effect.either(fetch(zone, "DNSKEY"))
+    const own = yield* get(zone, "DNSKEY")
     if (own._tag === "Right") {
       const keys = keysOf(own.right.rrset)
       signed = keys.length > 0
       algorithms = [...new Set(keys.map((k) => k.algorithm))].sort((a, b) => a - b)
     }
     if (signed) {
-      const np = yield* Effect.either(fetch(zone, "NSEC3PARAM"))
+      const np = yield* get(zone, "NSEC3PARAM")
       if (np._tag === "Right" && np.right.rrset.length > 0) {
         const p = parseNsec3Param((np.right.rrset[0] as any).data)
         if (p) {
@@ -238,7 +260,7 @@ export const makeValidator = (anchors: ReadonlyArray<TrustAnchor>, resolver: Dns
     const anchorSet = anchors.filter((a) => a.owner === anchorOwner)
 
     // 1. The anchor zone's DNSKEY set, authenticated by the anchor.
-    const top = yield* Effect.either(fetch(anchorOwner, "DNSKEY"))
+    const top = yield* get(anchorOwner, "DNSKEY")
     if (top._tag === "Left") return result("indeterminate", `cannot fetch DNSKEY of ${anchorOwner || "."}: ${top.left.message}`)
     const topKeys = keysOf(top.right.rrset)
     const dsAnchors = anchorSet.flatMap((a) => (a.kind === "DS" ? [a] : []))
@@ -263,7 +285,7 @@ export const makeValidator = (anchors: ReadonlyArray<TrustAnchor>, resolver: Dns
     // 2. Down the tree, one name at a time; a DS marks a secure cut, a proven absent DS at a cut
     // makes everything below insecure.
     for (const name of pathBelow(anchorOwner, zone)) {
-      const ds = yield* Effect.either(fetch(name, "DS"))
+      const ds = yield* get(name, "DS")
       if (ds._tag === "Left") return result("indeterminate", `cannot fetch DS of ${name}: ${ds.left.message}`)
       if (ds.right.ans.rcode === "NXDOMAIN") return result("indeterminate", `${name} does not exist (NXDOMAIN)`)
       if (ds.right.rrset.length > 0) {
@@ -279,7 +301,7 @@ export const makeValidator = (anchors: ReadonlyArray<TrustAnchor>, resolver: Dns
           chain.push({ zone: name, status: "insecure", detail: "DS records use only unsupported algorithms or digests" })
           return result("insecure", `DS records of ${name} use only unsupported algorithms or digest types`)
         }
-        const child = yield* Effect.either(fetch(name, "DNSKEY"))
+        const child = yield* get(name, "DNSKEY")
         if (child._tag === "Left") return result("indeterminate", `cannot fetch DNSKEY of ${name}: ${child.left.message}`)
         const childKeys = keysOf(child.right.rrset)
         const matched = keysMatchingDs(name, childKeys, usable)
@@ -301,7 +323,7 @@ export const makeValidator = (anchors: ReadonlyArray<TrustAnchor>, resolver: Dns
       // No DS: is `name` a zone cut?
       let isCut = name === zone
       if (!isCut) {
-        const soa = yield* Effect.either(fetch(name, "SOA"))
+        const soa = yield* get(name, "SOA")
         if (soa._tag === "Left") return result("indeterminate", `cannot fetch SOA of ${name}: ${soa.left.message}`)
         isCut = soa.right.rrset.length > 0
       }
@@ -317,7 +339,7 @@ export const makeValidator = (anchors: ReadonlyArray<TrustAnchor>, resolver: Dns
 
     // 3. The zone is secure by its chain: every apex RRset must carry a valid signature.
     for (const type of ["DNSKEY", "SOA", "NS", "A", "AAAA", "MX", "TXT", "CAA"]) {
-      const f = yield* Effect.either(fetch(zone, type))
+      const f = yield* get(zone, type)
       if (f._tag === "Left") {
         if (type === "DNSKEY" || type === "SOA") return result("indeterminate", `cannot fetch ${type} of ${zone}: ${f.left.message}`)
         continue
@@ -329,8 +351,8 @@ export const makeValidator = (anchors: ReadonlyArray<TrustAnchor>, resolver: Dns
       if (check.expiration !== undefined && (earliest === undefined || check.expiration < earliest)) earliest = check.expiration
     }
     // Denial of existence: a random name must be denied with a verifiable NSEC or NSEC3 proof.
-    const probe = `_dnssec-probe-${Math.random().toString(36).slice(2, 10)}.${zone}`
-    const nx = yield* Effect.either(resolver.query({ name: probe, type: "A", dnssec: true, checkingDisabled: true }))
+    const nxf = yield* get(probe, "A")
+    const nx = Either.map(nxf, (f) => f.ans)
     if (nx._tag === "Right" && (nx.right.rcode === "NXDOMAIN" || nx.right.answers.length === 0)) {
       const auth = nx.right.authorities
       const groups = new Map<string, Array<packet.Answer>>()

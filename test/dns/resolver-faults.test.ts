@@ -28,7 +28,20 @@ const reply = (q: packet.Packet, mode: Mode, tcp: boolean): Buffer | null => {
   }
 }
 
-const startFault = async (mode: Mode, tcpMode: Mode | "close" | "endless-axfr" | "garbage-axfr" = mode): Promise<Fault> => {
+type TcpMode = Mode | "close" | "endless-axfr" | "garbage-axfr"
+
+/** UDP and TCP on the same port: retried when the TCP side of a random UDP port is taken. */
+const startFault = async (mode: Mode, tcpMode: TcpMode = mode): Promise<Fault> => {
+  for (let i = 0; ; i++) {
+    try {
+      return await startFaultOnce(mode, tcpMode)
+    } catch (e) {
+      if (i > 20) throw e
+    }
+  }
+}
+
+const startFaultOnce = async (mode: Mode, tcpMode: TcpMode): Promise<Fault> => {
   const udp = dgram.createSocket("udp4")
   await new Promise<void>((r) => udp.bind(0, "127.0.0.1", () => r()))
   const port = (udp.address() as net.AddressInfo).port
@@ -46,7 +59,7 @@ const startFault = async (mode: Mode, tcpMode: Mode | "close" | "endless-axfr" |
     s.on("error", () => {})
     hits++
     let buf = Buffer.alloc(0)
-    s.on("data", (d) => {
+    s.on("data", (d: Buffer) => {
       buf = Buffer.concat([buf, d])
       if (buf.length < 2 || buf.length < 2 + buf.readUInt16BE(0)) return
       const q = packet.decode(buf.subarray(2, 2 + buf.readUInt16BE(0)))
@@ -66,7 +79,13 @@ const startFault = async (mode: Mode, tcpMode: Mode | "close" | "endless-axfr" |
       if (out) s.write(frame(out))
     })
   })
-  await new Promise<void>((r) => tcp.listen(port, "127.0.0.1", () => r()))
+  await new Promise<void>((resolve, reject) => {
+    tcp.once("error", (e) => {
+      udp.close()
+      reject(e)
+    })
+    tcp.listen(port, "127.0.0.1", () => resolve())
+  })
   return {
     port,
     tcpHits: () => hits,

@@ -51,7 +51,7 @@ const addressesIn = (answers: ReadonlyArray<packet.Answer>, name: string) => {
 const randomLabel = () => `di-wc-${Math.random().toString(36).slice(2, 12)}`
 
 export interface ZoneHygieneShape {
-  readonly audit: (domain: string) => Effect.Effect<ZoneHygieneReport>
+  readonly audit: (domain: string) => Effect.Effect<ZoneHygieneReport & { readonly timings_ms: Readonly<Record<string, number>> }>
 }
 
 export const makeZoneHygiene = Effect.gen(function*() {
@@ -178,7 +178,7 @@ export const makeZoneHygiene = Effect.gen(function*() {
           }),
           Effect.catchAll(() => Effect.sync(() => { errors++; return null }))
         )
-      }, { concurrency: 12 })
+      }, { concurrency: 32 })
       return { probed: SENSITIVE_NAMES.length, resolved: found.filter((x): x is ExposedName => x !== null), errors } satisfies SensitiveObservation
     })
 
@@ -208,32 +208,40 @@ export const makeZoneHygiene = Effect.gen(function*() {
 
   const caaCheck = (zone: string) =>
     Effect.gen(function*() {
+      // RFC 8659 tree climbing: the relevant CAA set is the closest one at or above the zone.
+      // Every level is asked at once, and the CT issuers are fetched meanwhile.
       const labels = zone.split(".")
-      let found: { at: string; records: Array<CaaRecord> } | null = null
-      for (let i = 0; i < labels.length; i++) {
-        const name = labels.slice(i).join(".")
-        const ans = yield* resolver.query({ name, type: "CAA" })
-        const recs = ans.answers.filter((a) => a.type === "CAA" && norm(a.name) === name).map((a) => {
-          const d: any = (a as any).data
-          return { flags: Number(d.flags ?? 0), tag: String(d.tag), value: String(d.value) }
-        })
-        if (recs.length > 0) {
-          found = { at: name, records: recs }
-          break
-        }
-      }
-      const issuers = yield* ct.currentIssuers(zone).pipe(
+      const names = labels.map((_, i) => labels.slice(i).join("."))
+      const ctIssuers = ct.currentIssuers(zone).pipe(
         Effect.timeoutFail({ duration: Duration.millis(Math.max(1000, checkBudgetMs - 1000)), onTimeout: () => ({ incomplete: "CT aggregator did not answer in time" }) }),
         Effect.catchAll((e: any) => Effect.succeed<Incomplete>({ incomplete: e?.incomplete ?? e?.message ?? "CT lookup failed" }))
       )
+      const [levels, issuers] = yield* Effect.all([
+        Effect.forEach(names, (name) =>
+          resolver.query({ name, type: "CAA" }).pipe(
+            Effect.map((ans) => ans.answers.filter((a) => a.type === "CAA" && norm(a.name) === name).map((a): CaaRecord => {
+              const d: any = (a as any).data
+              return { flags: Number(d.flags ?? 0), tag: String(d.tag), value: String(d.value) }
+            }))
+          ), { concurrency: "unbounded" }),
+        ctIssuers
+      ], { concurrency: 2 })
+      const at = levels.findIndex((recs) => recs.length > 0)
+      const found = at < 0 ? null : { at: names[at], records: levels[at] }
       return { found_at: found?.at ?? null, records: found?.records ?? [], ct_issuers: issuers } satisfies CaaObservation
     })
 
   const audit = Effect.fn("ZoneHygiene.audit")(function*(domainIn: string) {
     const zone = norm(domainIn)
     const now = new Date(yield* Clock.currentTimeMillis).toISOString()
+    const t0 = yield* Clock.currentTimeMillis
     const { nsError, nameservers } = yield* enumerate(zone)
-    const nsBound = <A>(name: string, f: () => Effect.Effect<A, unknown>) => bounded(name, Effect.suspend(f))
+    const t1 = yield* Clock.currentTimeMillis
+    const timings: Record<string, number> = { enumeration: t1 - t0 }
+    const nsBound = <A>(name: string, f: () => Effect.Effect<A, unknown>) =>
+      bounded(name, Effect.suspend(f)).pipe(
+        Effect.tap(() => Effect.map(Clock.currentTimeMillis, (t) => { timings[name] = t - t1 }))
+      )
     const [soa, soaApex, wildcard, sensitive, openResolver, dnssec, caa, zoneTransfer] = yield* Effect.all([
       nsBound("soa_drift", () => soaCheck(zone, nameservers)),
       nsBound("soa_fields", () => apexSoa(zone, nameservers)),
@@ -244,7 +252,8 @@ export const makeZoneHygiene = Effect.gen(function*() {
       nsBound("caa", () => caaCheck(zone)),
       nsBound("zone_transfer", () => axfrCheck(zone, nameservers))
     ], { concurrency: "unbounded" })
-    return analyze({
+    timings.total = (yield* Clock.currentTimeMillis) - t0
+    const report = analyze({
       domain: zone,
       now,
       ns_error: nsError,
@@ -258,6 +267,7 @@ export const makeZoneHygiene = Effect.gen(function*() {
       caa,
       axfr: zoneTransfer
     })
+    return { ...report, timings_ms: timings }
   })
 
   return { audit } satisfies ZoneHygieneShape
