@@ -8,7 +8,7 @@
  * addresses, so the service (DNS_AUTH_PORT=53) and zonemaster-cli both see delayed answers.
  */
 import { Option } from "effect"
-import { spawnSync } from "node:child_process"
+import { spawn } from "node:child_process"
 import { existsSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { parseResolverList } from "../../src/Config"
@@ -73,9 +73,17 @@ if (zm) {
   console.log(`\nzonemaster-cli (same zones, same delayed servers, --hints to the lab root, IPv4 only)`)
   for (const zone of ZONES) {
     const t0 = performance.now()
-    const r = spawnSync(zm, ["--hints", hints, "--no-ipv6", "--level", "WARNING", "--raw", "--no-progress", zone], { encoding: "utf8", timeout: 600_000 })
+    // Asynchronous: the delaying proxies live in this process and must keep answering.
+    const r = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+      const p = spawn(zm, ["--hints", hints, "--no-ipv6", "--level", "WARNING", "--raw", "--no-progress", zone])
+      let stdout = ""
+      let stderr = ""
+      p.stdout.on("data", (d) => (stdout += d))
+      p.stderr.on("data", (d) => (stderr += d))
+      p.on("close", (status) => resolve({ status, stdout, stderr }))
+    })
     const ms = Math.round(performance.now() - t0)
-    const lines = (r.stdout ?? "").split("\n").filter((l) => /WARNING|ERROR|CRITICAL/.test(l))
+    const lines = r.stdout.split("\n").filter((l) => /WARNING|ERROR|CRITICAL/.test(l))
     console.log(`${zone.padEnd(15)} ${String(ms).padStart(9)} ms  exit ${r.status}  ${lines.length} warning+ messages`)
     if (process.env.VERBOSE) console.log(r.stdout, r.stderr)
   }
