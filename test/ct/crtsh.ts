@@ -25,7 +25,7 @@ export interface FakeCrtSh {
   readonly stop: () => Promise<void>
 }
 
-export const startCrtSh = (): FakeCrtSh => {
+export const startCrtSh = (opts: { delayMs?: number } = {}): FakeCrtSh => {
   const behaviours = new Map<string, Behaviour>()
   const certs = new Map<number, string>()
   const queries = new Map<string, number>()
@@ -44,6 +44,7 @@ export const startCrtSh = (): FakeCrtSh => {
         return pem ? new Response(pem, { headers: { "content-type": "application/x-pem-file" } }) : new Response("not found", { status: 404 })
       }
       const q = (u.searchParams.get("q") ?? "").toLowerCase()
+      if (opts.delayMs) await Bun.sleep(opts.delayMs)
       queries.set(q, (queries.get(q) ?? 0) + 1)
       const b = behaviours.get(q) ?? { kind: "rows", rows: [] }
       switch (b.kind) {
