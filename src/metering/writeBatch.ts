@@ -1,10 +1,15 @@
 import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { writeRollups } from "../analytics/rollup"
 import type { RequestRecord } from "./RequestLog"
 
 const chunk = 400
 
-/** Writes one batch of request records in a single transaction. */
+/**
+ * Writes one batch of request records in a single transaction: the raw rows first (which takes
+ * SQLite's write lock), then the analytics rollups (src/analytics/rollup.ts), so the log and
+ * its rollups never disagree.
+ */
 export const writeBatch = (sql: SqlClient.SqlClient, batch: ReadonlyArray<RequestRecord>) =>
   sql.withTransaction(
     Effect.forEach(
@@ -24,5 +29,5 @@ export const writeBatch = (sql: SqlClient.SqlClient, batch: ReadonlyArray<Reques
           })))
         }`,
       { discard: true }
-    )
+    ).pipe(Effect.zipRight(writeRollups(sql, batch)))
   )
