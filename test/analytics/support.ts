@@ -7,12 +7,26 @@ import { RequestLog, type RequestRecord } from "../../src/metering/RequestLog"
 import { writeBatch } from "../../src/metering/writeBatch"
 import { SqlLive } from "../../src/store/Sql"
 
+/**
+ * The request log without its 200 ms flush schedule (records are written at once): under
+ * TestClock, moving time by minutes would otherwise replay every tick of that schedule.
+ */
+const DirectRequestLog = Layer.effect(
+  RequestLog,
+  Effect.map(SqlClient.SqlClient, (sql) =>
+    RequestLog.make({
+      record: (r: RequestRecord) => Effect.orDie(writeBatch(sql, [r])),
+      flush: Effect.void,
+      stats: Effect.succeed({ buffered: 0, written: 0 })
+    }))
+)
+
 /** The store (in-memory SQLite, migrated) with the request log, quota and analytics services. */
-export const storeLayer = (overrides: Partial<AppConfigShape> = {}) => {
+export const storeLayer = (overrides: Partial<AppConfigShape> = {}, opts: { directLog?: boolean } = {}) => {
   const config = AppConfig.make({ databaseUrl: "sqlite::memory:", ...overrides })
   const sql = SqlLive.pipe(Layer.provide(config))
   return Analytics.Default.pipe(
-    Layer.provideMerge(Layer.mergeAll(RequestLog.Default, Quota.Default)),
+    Layer.provideMerge(Layer.mergeAll(opts.directLog ? DirectRequestLog : RequestLog.Default, Quota.Default)),
     Layer.provideMerge(sql),
     Layer.provideMerge(config)
   )
