@@ -8,13 +8,15 @@ import { Effect, Layer, TestClock } from "effect"
 import { Alerts, type RuleInput } from "../../src/alerts/Alerts"
 import { evaluateOnce } from "../../src/alerts/Evaluator"
 import { acquireLease } from "../../src/alerts/Lease"
+import { deliverDue, EmailSender, type EmailMessage } from "../../src/alerts/Outbox"
+import { DnsResolver } from "../../src/dns/DnsResolver"
 import { Analytics } from "../../src/analytics/Analytics"
 import { MINUTE } from "../../src/analytics/rollup"
 import { Keys } from "../../src/auth/Keys"
 import { rec, runTest, storeLayer, write } from "../analytics/support"
 
 const NOW = Date.UTC(2026, 4, 20, 9, 0, 30)
-const layer = Layer.mergeAll(Alerts.Default, Keys.Default).pipe(Layer.provideMerge(storeLayer({}, { directLog: true })))
+const layer = Layer.mergeAll(Alerts.Default, Keys.Default, DnsResolver.Live).pipe(Layer.provideMerge(storeLayer({ dnsResolvers: [] }, { directLog: true })))
 
 const setup = (rule: Partial<RuleInput> = {}) =>
   Effect.gen(function*() {
@@ -135,5 +137,28 @@ describe("alert evaluator", () => {
       yield* TestClock.adjust("2 seconds")
       expect(yield* acquireLease("alert-evaluator", "b", 5_000)).toBe(true)
       expect(yield* acquireLease("alert-evaluator", "a", 5_000)).toBe(false)
+    }), { layer, now: NOW }))
+
+  test("email notifications wait in the outbox for a sender, then go through the pluggable one", () =>
+    runTest(Effect.gen(function*() {
+      const { org, alerts } = yield* setup({ channels: [{ type: "email", address: "ops@example.com" }] })
+      const sql = yield* SqlClient.SqlClient
+      yield* traffic(org.id, 5)
+      const [alertId] = (yield* evaluateOnce).fired
+      expect(yield* deliverDue).toBe(0) // no sender wired: recorded only
+      const pending = yield* sql<{ status: string; destination: string }>`SELECT status, destination FROM alert_outbox`
+      expect(pending).toEqual([{ status: "pending", destination: "ops@example.com" }])
+
+      const sent: Array<EmailMessage> = []
+      const sender = Layer.succeed(EmailSender, { send: (m) => Effect.sync(() => void sent.push(m)) })
+      expect(yield* Effect.provide(deliverDue, sender)).toBe(1)
+      expect(sent.length).toBe(1)
+      expect(sent[0].to).toBe("ops@example.com")
+      expect(sent[0].subject).toContain("busy")
+      expect(JSON.parse(sent[0].body)).toMatchObject({ id: alertId, event: "alert.triggered" })
+      expect(yield* sql`SELECT status FROM alert_outbox`).toEqual([{ status: "delivered" }])
+      yield* alerts.resolve(org.id, alertId, null)
+      expect(yield* Effect.provide(deliverDue, sender)).toBe(1)
+      expect(sent[1].subject).toContain("Resolved")
     }), { layer, now: NOW }))
 })
