@@ -76,8 +76,12 @@ describe("webhook delivery", () => {
       expect(triggered.length).toBe(3) // two failures, one success
       expect(new Set(triggered.map((r) => r.delivery)).size).toBe(1) // the same outbox entry retried
       expect(ok.body).toMatchObject({ event: "alert.triggered", status: "pending", metric: "request_count", rule_name: "any traffic" })
-      const rows = await svc.sql<{ status: string; attempts: number; channel_type: string }>(
-        "SELECT status, attempts, channel_type FROM alert_outbox WHERE event = 'alert.triggered' ORDER BY id")
+      // the row is marked after the receiver's answer arrives
+      const rows = await until(async () => {
+        const rows = await svc.sql<{ status: string; attempts: number; channel_type: string }>(
+          "SELECT status, attempts, channel_type FROM alert_outbox WHERE event = 'alert.triggered' ORDER BY id")
+        return rows[0]?.status === "pending" ? undefined : rows
+      }, "the outbox row to be marked")
       expect(rows).toEqual([
         { status: "delivered", attempts: 3, channel_type: "webhook" },
         // email: recorded for a pluggable sender (none is wired here)
