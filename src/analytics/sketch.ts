@@ -131,29 +131,46 @@ export const mean = (s: Sketch): number => (s.count === 0 ? 0 : s.sum / s.count)
 export const exactQuantile = (sortedAscending: ReadonlyArray<number>, q: number): number =>
   sortedAscending.length === 0 ? 0 : sortedAscending[Math.floor(q * (sortedAscending.length - 1))]
 
-// Binary form: [u8 version=1][f64 count][f64 sum][f64 min][f64 max][f64 zero][i32 offset][u32 n]
-// followed by n u32 bucket counts. Little endian.
+// Binary form (little endian): [u8 version=2][f64 count][f64 sum][f64 min][f64 max][f64 zero]
+// [i32 first index][u32 pairs] then `pairs` × (varint index gap, varint count) over the non-empty
+// buckets only, so a minute with a handful of requests costs a few bytes, not the whole range.
 const HEADER = 1 + 8 * 5 + 4 + 4
 
+const writeVarint = (out: Array<number>, n: number) => {
+  while (n >= 0x80) {
+    out.push((n % 0x80) | 0x80)
+    n = Math.floor(n / 0x80)
+  }
+  out.push(n)
+}
+
 export const encode = (s: Sketch): Uint8Array => {
-  // Trim leading and trailing empty buckets.
-  let start = 0
-  let end = s.counts.length
-  while (start < end && s.counts[start] === 0) start++
-  while (end > start && s.counts[end - 1] === 0) end--
-  const n = end - start
-  const buf = new ArrayBuffer(HEADER + 4 * n)
-  const view = new DataView(buf)
-  view.setUint8(0, 1)
+  const tail: Array<number> = []
+  let pairs = 0
+  let first = 0
+  let prev = 0
+  for (let i = 0; i < s.counts.length; i++) {
+    const c = s.counts[i]
+    if (c === 0) continue
+    const index = s.offset + i
+    if (pairs === 0) first = index
+    writeVarint(tail, pairs === 0 ? 0 : index - prev)
+    writeVarint(tail, c)
+    prev = index
+    pairs++
+  }
+  const bytes = new Uint8Array(HEADER + tail.length)
+  const view = new DataView(bytes.buffer)
+  view.setUint8(0, 2)
   view.setFloat64(1, s.count, true)
   view.setFloat64(9, s.sum, true)
   view.setFloat64(17, s.count === 0 ? 0 : s.min, true)
   view.setFloat64(25, s.count === 0 ? 0 : s.max, true)
   view.setFloat64(33, s.zero, true)
-  view.setInt32(41, s.offset + start, true)
-  view.setUint32(45, n, true)
-  for (let i = 0; i < n; i++) view.setUint32(HEADER + 4 * i, s.counts[start + i], true)
-  return new Uint8Array(buf)
+  view.setInt32(41, first, true)
+  view.setUint32(45, pairs, true)
+  bytes.set(tail, HEADER)
+  return bytes
 }
 
 export class SketchDecodeError extends Error {}
@@ -161,19 +178,43 @@ export class SketchDecodeError extends Error {}
 export const decode = (bytes: Uint8Array): Sketch => {
   if (bytes.byteLength < HEADER) throw new SketchDecodeError("sketch too short")
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  if (view.getUint8(0) !== 1) throw new SketchDecodeError("unknown sketch version")
+  if (view.getUint8(0) !== 2) throw new SketchDecodeError("unknown sketch version")
   const count = view.getFloat64(1, true)
-  const n = view.getUint32(45, true)
-  if (bytes.byteLength !== HEADER + 4 * n) throw new SketchDecodeError("sketch length mismatch")
-  const counts = new Array<number>(n)
-  for (let i = 0; i < n; i++) counts[i] = view.getUint32(HEADER + 4 * i, true)
+  const first = view.getInt32(41, true)
+  const pairs = view.getUint32(45, true)
+  let pos = HEADER
+  const readVarint = (): number => {
+    let n = 0
+    let mul = 1
+    for (;;) {
+      if (pos >= bytes.byteLength) throw new SketchDecodeError("sketch truncated")
+      const b = bytes[pos++]
+      n += (b & 0x7f) * mul
+      if (b < 0x80) return n
+      mul *= 0x80
+      if (mul > 2 ** 49) throw new SketchDecodeError("varint too long")
+    }
+  }
+  const indices: Array<number> = new Array(pairs)
+  const values: Array<number> = new Array(pairs)
+  let index = first
+  for (let p = 0; p < pairs; p++) {
+    index += readVarint()
+    indices[p] = index
+    values[p] = readVarint()
+  }
+  if (pos !== bytes.byteLength) throw new SketchDecodeError("sketch length mismatch")
+  const span = pairs === 0 ? 0 : indices[pairs - 1] - first + 1
+  if (span > 100_000) throw new SketchDecodeError("sketch index range implausible")
+  const counts = new Array<number>(span).fill(0)
+  for (let p = 0; p < pairs; p++) counts[indices[p] - first] += values[p]
   return {
     count,
     sum: view.getFloat64(9, true),
     min: count === 0 ? Infinity : view.getFloat64(17, true),
     max: count === 0 ? -Infinity : view.getFloat64(25, true),
     zero: view.getFloat64(33, true),
-    offset: view.getInt32(41, true),
+    offset: pairs === 0 ? 0 : first,
     counts
   }
 }

@@ -81,3 +81,20 @@ describe("DDSketch-style latency sketch", () => {
     expect(() => Sketch.decode(good.slice(0, good.length - 1))).toThrow()
   })
 })
+
+describe("sketch encoding", () => {
+  test("sparse: a few far-apart values encode small and exactly", () => {
+    const s = Sketch.fromValues([0.3, 2, 9000, 9000, 0])
+    const bytes = Sketch.encode(s)
+    expect(bytes.length).toBeLessThan(80)
+    const back = Sketch.decode(bytes)
+    expect(Sketch.encode(back)).toEqual(bytes)
+    for (const q of [0, 0.25, 0.5, 0.75, 1]) expect(Sketch.quantile(back, q)).toBe(Sketch.quantile(s, q))
+  })
+  test("large counts survive the varints", () => {
+    const a = Sketch.fromValues([5])
+    a.counts[0] = 3_000_000_000
+    a.count = 3_000_000_000
+    expect(Sketch.decode(Sketch.encode(a)).counts).toEqual([3_000_000_000])
+  })
+})
