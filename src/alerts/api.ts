@@ -1,4 +1,4 @@
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Auth } from "../auth/Auth"
 import { AlertAlreadyResolvedWire, NotFoundWire, TargetForbiddenWire } from "../domain/errors"
@@ -167,6 +167,7 @@ export class AlertsApi extends HttpApiGroup.make("alerts")
   .add(
     HttpApiEndpoint.post("resolveAlert", "/v1/alerts/history/:id/resolve")
       .setPath(IdPath)
+      .annotate(OpenApi.Description, "Optional JSON body {\"notes\": string}. Only pending or acknowledged alerts can be resolved; a resolved alert is 409 alert_already_resolved.")
       .addSuccess(Schema.Struct({ resolved: Schema.Boolean, alert: Alert }))
       .addError(NotFoundWire)
       .addError(AlertAlreadyResolvedWire)
