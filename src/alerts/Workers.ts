@@ -17,7 +17,9 @@ import { deliverDue } from "./Outbox"
 const loop = <A, E, R>(name: string, everyMs: number, work: Effect.Effect<A, E, R>) =>
   Effect.gen(function*() {
     const holder = `${process.pid}-${randomBytes(6).toString("hex")}`
-    const ttl = Math.max(3 * everyMs, 5_000)
+    // Long enough that a slow pass (webhooks time out after 10 s) never outlives its lease; a
+    // crashed holder is replaced after at most this long (a clean stop releases it at once).
+    const ttl = Math.max(3 * everyMs, 30_000)
     yield* Effect.addFinalizer(() => releaseLease(name, holder).pipe(Effect.ignore))
     yield* acquireLease(name, holder, ttl).pipe(
       Effect.flatMap((mine) => (mine ? Effect.asVoid(work) : Effect.void)),
