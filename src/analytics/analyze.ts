@@ -117,7 +117,7 @@ export const usageReport = (
   return {
     period: w.period,
     start: iso(w.from),
-    end: iso(Math.min(w.to, Number.MAX_SAFE_INTEGER)),
+    end: iso(w.to),
     total_requests: total,
     by_category,
     daily_breakdown: [...days.entries()].sort((a, b) => a[0] - b[0]).map(([d, count]) => ({ date: isoDate(d), count })),
