@@ -62,6 +62,8 @@ export interface AppConfigShape {
   readonly logFormat: string
   readonly requestLogRetentionDays: number
   readonly webhookSigningSecret: Redacted.Redacted<string>
+  /** First retry delay of a failed webhook delivery; doubles per attempt (docs/analytics.md). */
+  readonly webhookRetryBaseMs: number
 }
 
 const config = Config.all({
@@ -89,7 +91,8 @@ const config = Config.all({
   requestLogRetentionDays: Config.integer("REQUEST_LOG_RETENTION_DAYS").pipe(Config.withDefault(90)),
   webhookSigningSecret: Config.redacted("WEBHOOK_SIGNING_SECRET").pipe(
     Config.withDefault(Redacted.make("domain-intel-webhook"))
-  )
+  ),
+  webhookRetryBaseMs: Config.integer("WEBHOOK_RETRY_BASE_MS").pipe(Config.withDefault(5000))
 })
 
 export class AppConfig extends Context.Tag("domain-intel/AppConfig")<AppConfig, AppConfigShape>() {

@@ -5,7 +5,11 @@
 import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
 import { BunHttpServer } from "@effect/platform-bun"
 import { Effect, Layer } from "effect"
+import { AlertsLive } from "./alerts/http"
+import { AlertsWorkers } from "./alerts/Workers"
 import { Api } from "./Api"
+import { AnalyticsLive } from "./analytics/http"
+import { AnalyticsWorkers } from "./analytics/Pruning"
 import { AuthLive } from "./auth/Auth"
 import { Keys } from "./auth/Keys"
 import { AppConfig } from "./Config"
@@ -36,7 +40,10 @@ export const ServicesLive = Layer.mergeAll(Keys.Default, Quota.Default, RequestL
   Layer.provideMerge(SqlLive)
 )
 
-const GroupsLive = Layer.mergeAll(SystemLive, NetworkLive, DnsLive, CtLive)
+const GroupsLive = Layer.mergeAll(SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive)
+
+/** Background fibers (alert evaluator and outbox, request-log pruning), scoped to the server. */
+const WorkersLive = Layer.mergeAll(AlertsWorkers, AnalyticsWorkers)
 
 const ApiLive = HttpApiBuilder.api(Api).pipe(
   Layer.provide(GroupsLive),
@@ -49,6 +56,7 @@ export const AppLive = HttpApiBuilder.serve(observe(routeTable)).pipe(
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(renderErrors),
   Layer.provide(ApiLive),
+  Layer.provide(WorkersLive),
   HttpServer.withLogAddress
 )
 
