@@ -148,11 +148,22 @@ const sign = (dir: string, zone: string, text: string, algorithm: string, opts: 
   return { signed: readFileSync(out, "utf8"), ds }
 }
 
-export const startLab = async (opts: { n?: number; port?: number; zones?: ReadonlyArray<ZoneSpec>; treeWindow?: ZoneSpec["signWindow"] } = {}): Promise<Lab> => {
+type LabOptions = { n?: number; port?: number; zones?: ReadonlyArray<ZoneSpec>; treeWindow?: ZoneSpec["signWindow"] }
+
+export const startLab = async (opts: LabOptions = {}): Promise<Lab> => {
+  const dir = mkdtempSync(join(tmpdir(), "di-dnslab-"))
+  try {
+    return await startLabIn(dir, opts)
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true })
+    throw e
+  }
+}
+
+const startLabIn = async (dir: string, opts: LabOptions): Promise<Lab> => {
   const n = opts.n ?? 1 + Math.floor(Math.random() * 250)
   const a = (h: number) => `127.53.${n}.${h}`
   const zones = opts.zones ?? standardZones(n)
-  const dir = mkdtempSync(join(tmpdir(), "di-dnslab-"))
   const port = opts.port ?? await freePort(a(1))
   const serial = 2026010101
   const files: Record<string, string> = {} // zone -> served file (NSD A)
