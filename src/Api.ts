@@ -1,12 +1,20 @@
 /** The whole REST interface: one group per feature, the shared errors at API level. */
 import { HttpApi, OpenApi } from "@effect/platform"
+import { AlertsApi } from "./alerts/api"
+import { AnalyticsApi } from "./analytics/api"
 import { InternalErrorWire, InvalidRequestWire } from "./domain/errors"
+import { CtApi } from "./ct/api"
+import { DnsApi } from "./dns/api"
 import { NetworkApi } from "./network/api"
 import { SystemApi } from "./system/api"
 
 export class Api extends HttpApi.make("domain-intel")
   .add(SystemApi)
   .add(NetworkApi)
+  .add(AnalyticsApi)
+  .add(AlertsApi)
+  .add(DnsApi)
+  .add(CtApi)
   .addError(InvalidRequestWire)
   .addError(InternalErrorWire)
   .annotate(OpenApi.Title, "domain-intel")

@@ -1,11 +1,11 @@
 /**
- * CT history that enriches ssl_certificate. A small interface so the tool does not depend on how
- * the CT aggregator is built: the lead connects it to src/ct/CtAggregator.ts
- * (`search(domain) => Effect<ReadonlyArray<CtEntry>, UpstreamUnavailable>`) at merge, with
- * `CtHistory.fromSearch(ctAggregator.search)`. Until then `CtHistory.Unavailable` answers
- * UpstreamUnavailable and the tool still succeeds, with a note.
+ * CT history that enriches ssl_certificate: a small interface over the CT aggregator
+ * (src/ct/CtAggregator.ts, `search(domain)`), connected with `CtHistory.FromAggregator`. When the
+ * aggregator fails (UpstreamUnavailable) the tool still succeeds, with a note.
+ * `CtHistory.Unavailable` is the source-less variant.
  */
 import { Context, Effect, Layer } from "effect"
+import { CtAggregator } from "../ct/CtAggregator"
 import { UpstreamUnavailable } from "../domain/errors"
 
 export interface CtHistoryEntry {
@@ -34,6 +34,13 @@ export class CtHistory extends Context.Tag("domain-intel/McpCtHistory")<CtHistor
   static readonly Unavailable = Layer.succeed(this, {
     search: () => Effect.fail(new UpstreamUnavailable({ message: "no certificate transparency source is connected" }))
   })
+  /** Over the service's CT aggregator (cached, deduplicated, stale on upstream failure). */
+  static readonly FromAggregator = Layer.effect(
+    this,
+    Effect.map(CtAggregator, (ct) => ({
+      search: (domain: string) => Effect.map(ct.search(domain), (xs) => xs.map(toHistoryEntry))
+    }))
+  )
   static readonly fromSearch = <E>(search: (domain: string) => Effect.Effect<ReadonlyArray<E>, UpstreamUnavailable>) =>
     Layer.succeed(this, { search: (domain: string) => Effect.map(search(domain), (xs) => xs.map(toHistoryEntry)) })
 }

@@ -1,10 +1,12 @@
 /**
  * Local targets for the MCP tool tests: a dns-packet DNS server naming them, HTTPS servers with
  * certificates from a test CA (trusted through NODE_EXTRA_CA_CERTS) and a self-signed one,
- * servers with good and weak security headers, and an RDAP registry + registrar.
+ * servers with good and weak security headers, an RDAP registry + registrar, and a crt.sh
+ * stand-in behind the CT aggregator.
  */
 import { Option } from "effect"
 import type { AppConfigShape } from "../../src/Config"
+import { type FakeCrtSh, makeRows, startCrtSh } from "../ct/crtsh"
 import { startDnsServer, type TestDnsServer } from "../support/dnsServer"
 import { makePki, type TestPki } from "../support/tls"
 
@@ -47,6 +49,8 @@ export interface Fixtures {
   readonly plain: BunServer
   readonly rdap: BunServer
   readonly rdapHits: Map<string, number>
+  /** crt.sh stand-in behind the CT aggregator: good.test has 3 certificates, self.test answers 502. */
+  readonly crtsh: FakeCrtSh
   /** Config overrides for startService. */
   readonly config: Partial<AppConfigShape>
   readonly closedPort: number
@@ -166,6 +170,10 @@ export const startFixtures = async (): Promise<Fixtures> => {
     }
   })
 
+  const crtsh = startCrtSh()
+  crtsh.set("good.test", { kind: "rows", rows: makeRows("good.test", 3, { firstId: 5000 }) })
+  crtsh.set("self.test", { kind: "status", status: 502 })
+
   const dns = await startDnsServer({
     "good.test": {
       A: ["127.0.0.1"],
@@ -191,16 +199,20 @@ export const startFixtures = async (): Promise<Fixtures> => {
     plain,
     rdap,
     rdapHits,
+    crtsh,
     closedPort,
     config: {
       dnsResolvers: [{ host: "127.0.0.1", port: dns.port }],
       extraCaCerts: Option.some(pki.caCertPath),
       rdapBootstrapUrl: `http://127.0.0.1:${rdap.port}/bootstrap/dns.json`,
-      allowPrivateTargets: true
+      allowPrivateTargets: true,
+      ctAggregatorUrl: crtsh.url,
+      ctBudgetMs: 1500
     },
     stop: async () => {
       for (const s of [good, weak, selfSigned, plain, rdap]) s.stop(true)
       await dns.close()
+      await crtsh.stop()
     }
   }
 }

@@ -274,12 +274,8 @@ describe("HTTP side", () => {
 
   test("a used-up quota is 429 with Retry-After before any JSON-RPC is handled", async () => {
     const { key, orgId } = await svc.newKey("pro")
-    await svc.sql(
-      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 499999)
-       INSERT INTO request_log (org_id, operation, category, method, path, status, latency_ms, cache, ts)
-       SELECT ?, 'mcpServer', 'advanced', 'POST', '${PATH}', 200, 5, NULL, ? FROM n`,
-      [orgId, Date.now()]
-    )
+    const now = new Date()
+    await svc.sql("INSERT INTO quota_usage (org_id, month, used) VALUES (?, ?, 499999)", [orgId, Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)])
     const last = await post({ jsonrpc: "2.0", id: 1, method: "ping" }, key)
     expect(last.status).toBe(200)
     expect(last.headers.get("x-ratelimit-remaining")).toBe("0")

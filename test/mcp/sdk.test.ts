@@ -192,10 +192,15 @@ describe("ssl_certificate", () => {
     expect(r.embedded_sct).toEqual({ count: 2, chrome_compliant: true })
     expect(r.protocol).toMatch(/^TLSv1\.[23]$/)
     expect(typeof r.cipher).toBe("string")
-    // No CT source is connected in this build: the tool still succeeds, with a note.
-    expect(r.ct_history.available).toBe(false)
-    expect(r.ct_history.note).toContain("unavailable")
+    // CT history from the aggregator (crt.sh stand-in): 3 certificates, each logged twice, deduplicated.
+    expect(r.ct_history.available).toBe(true)
+    expect(r.ct_history.count).toBe(3)
+    expect(r.ct_history.issuers).toEqual(["C=US, O=Let's Encrypt, CN=R11"])
+    expect(r.ct_history.latest).toHaveLength(3)
+    expect(r.ct_history.latest[0].timestamp >= r.ct_history.latest[2].timestamp).toBe(true)
+    expect(fx.crtsh.queries.get("good.test")).toBeGreaterThanOrEqual(1)
     expect(res.content[0].text).toContain("VALID")
+    expect(res.content[0].text).toContain("CT history: 3 logged certificate(s)")
   })
 
   test("a self-signed certificate is reported untrusted (not a tool error)", async () => {
@@ -205,6 +210,9 @@ describe("ssl_certificate", () => {
     expect(r.chain_error).toMatch(/self[- ]signed/i)
     expect(r.certificate.self_signed).toBe(true)
     expect(r.embedded_sct.count).toBe(0)
+    // The CT aggregator answers 502 for this name: the tool still succeeds, with a note.
+    expect(r.ct_history.available).toBe(false)
+    expect(r.ct_history.note).toContain("CT history unavailable")
   })
 
   test("a certificate for another name fails the hostname check", async () => {
@@ -213,6 +221,9 @@ describe("ssl_certificate", () => {
     expect(r.hostname_match).toBe(false)
     expect(r.hostname_error).toContain("mismatch.test")
     expect(r.valid).toBe(false)
+    // No CT entries for this name: available, empty, with a note.
+    expect(r.ct_history).toMatchObject({ available: true, count: 0 })
+    expect(r.ct_history.note).toContain("no certificates")
   })
 
   test("nothing listening is a tool error saying why", async () => {
