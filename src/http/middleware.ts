@@ -17,19 +17,25 @@ import type { RouteTable } from "./RouteTable"
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   HttpServerResponse.unsafeJson(body, { status, headers })
 
+/** Issues of a schema decode failure, one per parameter: alternatives of a union are merged. */
 const decodeIssues = (error: any): unknown => {
-  if (Array.isArray(error?.issues)) {
-    const issues = error.issues
-      .map((i: any) => ({
-        path: Array.isArray(i.path) ? i.path.join(".") : String(i.path ?? ""),
-        message: String(i.message ?? i._tag)
-      }))
-      // An optional field's union adds "Expected undefined" beside the real complaint.
-      .filter((i: { path: string; message: string }, _: number, all: Array<{ path: string; message: string }>) =>
-        !(/^Expected undefined/.test(i.message) && all.some((o) => o.path === i.path && o !== i)))
-    return { issues }
+  if (!Array.isArray(error?.issues)) return undefined
+  const byPath = new Map<string, Array<string>>()
+  for (const i of error.issues) {
+    const path = Array.isArray(i.path) ? i.path.join(".") : String(i.path ?? "")
+    const message = String(i.message ?? i._tag)
+    byPath.set(path, [...(byPath.get(path) ?? []), message])
   }
-  return undefined
+  const issues = [...byPath].map(([path, messages]) => {
+    // An optional field's union adds "Expected undefined" beside the real complaint.
+    const real = messages.length > 1 ? messages.filter((m) => !/^Expected undefined/.test(m)) : messages
+    const alternatives = real.map((m) => /^Expected (.+), actual (.+)$/s.exec(m))
+    if (real.length > 1 && alternatives.every((m) => m !== null && m[2] === alternatives[0]![2])) {
+      return { path, message: `Expected one of ${alternatives.map((m) => m![1]).join(", ")}; actual ${alternatives[0]![2]}` }
+    }
+    return { path, message: real.join("; ") }
+  })
+  return { issues }
 }
 
 const describeDecode = (error: any): string => {

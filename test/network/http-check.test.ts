@@ -297,3 +297,20 @@ describe("http-check", () => {
     }
   })
 })
+
+describe("validation messages", () => {
+  test("an enum parameter's alternatives are named once", async () => {
+    const res = await svc.call(`/v1/network/http-check?url=http://127.0.0.1/&method=PUT`, { key })
+    expect(res.status).toBe(400)
+    const body = (await res.json()) as any
+    expect(body.error.details.issues).toHaveLength(1)
+    expect(body.error.details.issues[0].path).toBe("method")
+    expect(body.error.message).toContain("method")
+  })
+  test("a missing required parameter is named", async () => {
+    const res = await svc.call(`/v1/network/http-check`, { key })
+    const body = (await res.json()) as any
+    expect(res.status).toBe(400)
+    expect(body.error.details.issues.map((i: any) => i.path)).toEqual(["url"])
+  })
+})
