@@ -133,7 +133,7 @@ const tcpExchange = (q: DnsQuestion, server: ResolverAddress, timeoutMs: number)
       len.writeUInt16BE(msg.length)
       socket.write(Buffer.concat([len, msg]))
     })
-    socket.on("data", (d) => {
+    socket.on("data", (d: Buffer) => {
       buf = Buffer.concat([buf, d])
       if (buf.length > 70_000) {
         return finish(Effect.fail(new DnsMalformed({ server: fmt(server), name: q.name, reason: "oversized TCP message" })))

@@ -6,7 +6,7 @@
  * - `observe` (outermost): request id, route attribution, quota headers, and the request-log
  *   record of every authenticated request, with latency from receipt to response.
  */
-import { HttpApiBuilder, HttpServerRequest, HttpServerResponse, type HttpApp } from "@effect/platform"
+import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Clock, Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { errorBody, isApiError, QuotaExceeded } from "../domain/errors"
@@ -19,12 +19,15 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
 
 const decodeIssues = (error: any): unknown => {
   if (Array.isArray(error?.issues)) {
-    return {
-      issues: error.issues.map((i: any) => ({
+    const issues = error.issues
+      .map((i: any) => ({
         path: Array.isArray(i.path) ? i.path.join(".") : String(i.path ?? ""),
         message: String(i.message ?? i._tag)
       }))
-    }
+      // An optional field's union adds "Expected undefined" beside the real complaint.
+      .filter((i: { path: string; message: string }, _: number, all: Array<{ path: string; message: string }>) =>
+        !(/^Expected undefined/.test(i.message) && all.some((o) => o.path === i.path && o !== i)))
+    return { issues }
   }
   return undefined
 }
@@ -88,17 +91,21 @@ export const observe = (routes: RouteTable) => (app: HttpApp.Default): HttpApp.D
       quota: undefined,
       quotaRefused: false
     }
-    let response = yield* app.pipe(
+    // The server sends the response from inside `app`, so headers go through a pre-response handler.
+    yield* HttpApp.appendPreResponseHandler((_req, res) =>
+      Effect.succeed(
+        HttpServerResponse.setHeaders(res, {
+          "x-request-id": meta.requestId,
+          ...(meta.quota
+            ? { "x-ratelimit-limit": String(meta.quota.limit), "x-ratelimit-remaining": String(meta.quota.remaining) }
+            : {})
+        })
+      )
+    )
+    const response = yield* app.pipe(
       Effect.catchAllCause(errorResponse),
       Effect.locally(currentRequestMeta, meta)
     )
-    response = HttpServerResponse.setHeader(response, "x-request-id", meta.requestId)
-    if (meta.quota) {
-      response = HttpServerResponse.setHeaders(response, {
-        "x-ratelimit-limit": String(meta.quota.limit),
-        "x-ratelimit-remaining": String(meta.quota.remaining)
-      })
-    }
     if (meta.org) {
       yield* log.record({
         orgId: meta.org.id,

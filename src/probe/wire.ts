@@ -21,6 +21,8 @@ export interface WireRequest {
   readonly maxBodyBytes: number
   /** Ask for and decode gzip/deflate/br. */
   readonly decompress: boolean
+  /** false: count body bytes up to the cap without keeping them (size measurement only). */
+  readonly keepBody?: boolean
   readonly ca?: ReadonlyArray<string>
 }
 
@@ -106,6 +108,25 @@ const decodeBody = (encoding: string | undefined, raw: Buffer, cap: number): { b
   return { body: raw, truncated: false }
 }
 
+const tlsReasons: Record<string, string> = {
+  ERR_TLS_CERT_ALTNAME_INVALID: "certificate is not valid for HOST",
+  DEPTH_ZERO_SELF_SIGNED_CERT: "self-signed certificate",
+  SELF_SIGNED_CERT_IN_CHAIN: "self-signed certificate in the chain",
+  CERT_HAS_EXPIRED: "certificate has expired",
+  CERT_NOT_YET_VALID: "certificate is not yet valid",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "unable to verify the certificate: issuer unknown",
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "unable to verify the certificate: issuer unknown",
+  UNABLE_TO_GET_ISSUER_CERT: "unable to verify the certificate: issuer unknown",
+  CERT_REVOKED: "certificate revoked"
+}
+
+/** A readable reason with the OpenSSL/Node code kept in parentheses. */
+export const describeTlsError = (code: string, host: string): string => {
+  if (code === "") return "certificate not trusted"
+  const reason = tlsReasons[code]
+  return reason ? `${reason.replace("HOST", host)} (${code})` : code
+}
+
 /** Performs one request/response exchange; never follows redirects. */
 export const exchange = (req: WireRequest, signal?: AbortSignal): Promise<WireResponse> =>
   new Promise((resolve, reject) => {
@@ -129,7 +150,7 @@ export const exchange = (req: WireRequest, signal?: AbortSignal): Promise<WireRe
     signal?.addEventListener("abort", () => fail(new WireError("timeout", "aborted")))
 
     // Parser state
-    let head = Buffer.alloc(0)
+    let head: Buffer = Buffer.alloc(0)
     let headerDone = false
     let status = 0
     let statusText = ""
@@ -142,7 +163,7 @@ export const exchange = (req: WireRequest, signal?: AbortSignal): Promise<WireRe
     let bodyBytes = 0
     let truncated = false
     // chunked state
-    let chunkBuf = Buffer.alloc(0)
+    let chunkBuf: Buffer = Buffer.alloc(0)
     let chunkLeft = -1 // -1: expecting size line
     let chunkedDone = false
 
@@ -181,6 +202,14 @@ export const exchange = (req: WireRequest, signal?: AbortSignal): Promise<WireRe
 
     const keep = (b: Buffer) => {
       bodyBytes += b.length
+      if (req.keepBody === false) {
+        if (bodyBytes > req.maxBodyBytes) {
+          bodyBytes = req.maxBodyBytes
+          truncated = true
+          finish()
+        }
+        return
+      }
       if (kept < req.maxBodyBytes) {
         const room = req.maxBodyBytes - kept
         const part = b.length > room ? b.subarray(0, room) : b
@@ -333,7 +362,7 @@ export const exchange = (req: WireRequest, signal?: AbortSignal): Promise<WireRe
         const now = performance.now() - t0
         if (connectMs === 0) connectMs = now
         tlsMs = now - connectMs
-        let error: string | null = s.authorized ? null : String(s.authorizationError ?? "certificate not trusted")
+        let error: string | null = s.authorized ? null : describeTlsError(String(s.authorizationError ?? ""), req.host)
         // Hostname check (rejectUnauthorized is off so that the handshake can be reported).
         const cert = s.getPeerCertificate(true)
         if (s.authorized && cert && Object.keys(cert).length > 0) {

@@ -1,0 +1,52 @@
+/**
+ * Wiring: every service layer once, the API with its middlewares, the server.
+ * Tests provide `AppLive` with their own configuration and a server on a random loopback port.
+ */
+import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
+import { BunHttpServer } from "@effect/platform-bun"
+import { Effect, Layer } from "effect"
+import { Api } from "./Api"
+import { AuthLive } from "./auth/Auth"
+import { Keys } from "./auth/Keys"
+import { AppConfig } from "./Config"
+import { DnsResolver } from "./dns/DnsResolver"
+import { observe, renderErrors } from "./http/middleware"
+import { makeRouteTable, type RawRoute } from "./http/RouteTable"
+import { Quota } from "./metering/Quota"
+import { RequestLog } from "./metering/RequestLog"
+import { NetworkLive } from "./network/http"
+import { HttpProbe } from "./probe/HttpProbe"
+import { SqlLive } from "./store/Sql"
+import { SystemLive } from "./system/http"
+
+/** Routes mounted beside the HttpApi (raw handlers). */
+export const rawRoutes: ReadonlyArray<RawRoute> = []
+
+export const routeTable = makeRouteTable(Api, rawRoutes)
+
+/** Services shared by the server and the CLI. */
+export const ServicesLive = Layer.mergeAll(Keys.Default, Quota.Default, RequestLog.Default).pipe(
+  Layer.provideMerge(Layer.mergeAll(HttpProbe.Live).pipe(Layer.provideMerge(DnsResolver.Live))),
+  Layer.provideMerge(SqlLive)
+)
+
+const GroupsLive = Layer.mergeAll(SystemLive, NetworkLive)
+
+const ApiLive = HttpApiBuilder.api(Api).pipe(
+  Layer.provide(GroupsLive),
+  Layer.provide(AuthLive)
+)
+
+/** The API served on whatever HttpServer is provided (needs ServicesLive and AppConfig). */
+export const AppLive = HttpApiBuilder.serve(observe(routeTable)).pipe(
+  Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
+  Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
+  Layer.provide(renderErrors),
+  Layer.provide(ApiLive),
+  HttpServer.withLogAddress
+)
+
+/** The server as `serve` runs it, on PORT/HOST. */
+export const ServerLive = Layer.unwrapEffect(
+  Effect.map(AppConfig, (c) => AppLive.pipe(Layer.provide(BunHttpServer.layer({ port: c.port, hostname: c.host }))))
+)

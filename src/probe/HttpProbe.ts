@@ -1,0 +1,192 @@
+/**
+ * Outbound HTTP(S) for every operation that contacts a user-named host: guard on every hop,
+ * connection to the vetted address, per-hop timing, redirect chain, TLS outcome, body cap,
+ * one deadline for the whole exchange.
+ */
+import { Context, Effect, Layer, Option } from "effect"
+import { readFileSync } from "node:fs"
+import { AppConfig } from "../Config"
+import { InvalidRequest, TargetForbidden } from "../domain/errors"
+import { DnsResolver } from "../dns/DnsResolver"
+import { parseTarget, TargetUnresolvable, vetTarget, type ParsedTarget } from "./guard"
+import { exchange, WireError, type TlsOutcome, type WireResponse } from "./wire"
+
+export interface ProbeRequest {
+  readonly url: string
+  readonly method?: "GET" | "HEAD"
+  readonly headers?: ReadonlyArray<readonly [string, string]>
+  /** Whole exchange including redirects. */
+  readonly timeoutMs: number
+  readonly maxBodyBytes?: number
+  readonly followRedirects?: boolean
+  readonly maxRedirects?: number
+  readonly decompress?: boolean
+  /** false: measure the body without keeping it. */
+  readonly keepBody?: boolean
+}
+
+export interface RedirectHop {
+  readonly from: string
+  readonly to: string
+  readonly status: number
+  readonly time_ms: number
+}
+
+export type ProbeErrorKind =
+  | "timeout"
+  | "fetch_failed"
+  | "invalid_redirect_location"
+  | "too_many_redirects"
+  | "target_forbidden"
+  | "dns_resolution_failed"
+  | "malformed_response"
+
+export interface ProbeOutcome {
+  readonly requestedUrl: string
+  readonly finalUrl: string
+  readonly redirects: ReadonlyArray<RedirectHop>
+  /** The last response received (a redirect response when following stopped at one). */
+  readonly response: WireResponse | null
+  /** TLS outcome of the last connection made over https. */
+  readonly tls: TlsOutcome | null
+  readonly error: { readonly kind: ProbeErrorKind; readonly message: string } | null
+  readonly totalMs: number
+  readonly dnsMs: number
+}
+
+const redirectStatuses = new Set([301, 302, 303, 307, 308])
+
+export const DEFAULT_MAX_BODY = 10 * 1024 * 1024
+
+export interface HttpProbeShape {
+  /**
+   * Fetches a URL. Fails only when the first target is refused by the guard or is not a valid
+   * URL; everything that goes wrong afterwards is reported in the outcome.
+   */
+  readonly fetch: (req: ProbeRequest) => Effect.Effect<ProbeOutcome, InvalidRequest | TargetForbidden>
+}
+
+export class HttpProbe extends Context.Tag("domain-intel/HttpProbe")<HttpProbe, HttpProbeShape>() {
+  static readonly Live = Layer.effect(
+    this,
+    Effect.gen(function*() {
+      const config = yield* AppConfig
+      const resolver = yield* DnsResolver
+      const extraCa = Option.match(config.extraCaCerts, {
+        onNone: () => undefined,
+        onSome: (path) => {
+          try {
+            return [readFileSync(path, "utf8")]
+          } catch {
+            return undefined
+          }
+        }
+      })
+      const vet = (t: ParsedTarget) =>
+        vetTarget(t).pipe(
+          Effect.provideService(AppConfig, config),
+          Effect.provideService(DnsResolver, resolver)
+        )
+
+      const fetch = (req: ProbeRequest) =>
+        Effect.gen(function*() {
+          const first = parseTarget(req.url)
+          if (first instanceof InvalidRequest || first instanceof TargetForbidden) return yield* first
+          const t0 = performance.now()
+          const deadline = t0 + req.timeoutMs
+          const method = req.method ?? "GET"
+          const follow = req.followRedirects ?? true
+          const maxRedirects = req.maxRedirects ?? 5
+          const redirects: Array<RedirectHop> = []
+          let dnsMs = 0
+          let target: ParsedTarget = first
+          let lastFetched: ParsedTarget = first
+          let response: WireResponse | null = null
+          let tlsOutcome: TlsOutcome | null = null
+          const done = (error: ProbeOutcome["error"]): ProbeOutcome => ({
+            requestedUrl: first.url.href,
+            finalUrl: lastFetched.url.href,
+            redirects,
+            response,
+            tls: tlsOutcome,
+            error,
+            totalMs: performance.now() - t0,
+            dnsMs
+          })
+
+          for (let hop = 0; ; hop++) {
+            const vetted = yield* vet(target).pipe(
+              Effect.map((v) => ({ ok: true as const, v })),
+              Effect.catchAll((e) => {
+                // The first hop's refusal is the caller's error; later hops are reported.
+                if (hop === 0 && e instanceof TargetForbidden) return Effect.fail(e)
+                return Effect.succeed({ ok: false as const, e })
+              })
+            )
+            if (!vetted.ok) {
+              const e = vetted.e
+              if (e instanceof TargetUnresolvable) return done({ kind: "dns_resolution_failed", message: e.message })
+              return done({ kind: "target_forbidden", message: `redirect refused: ${e.message}` })
+            }
+            dnsMs += vetted.v.dnsMs
+            lastFetched = target
+            const hopStart = performance.now()
+            const result = yield* Effect.tryPromise({
+              try: (signal) =>
+                exchange({
+                  address: vetted.v.address,
+                  port: target.port,
+                  host: target.host,
+                  https: target.url.protocol === "https:",
+                  method,
+                  path: target.url.pathname + target.url.search,
+                  headers: req.headers,
+                  deadline,
+                  maxBodyBytes: req.maxBodyBytes ?? DEFAULT_MAX_BODY,
+                  decompress: req.decompress ?? false,
+                  keepBody: req.keepBody ?? true,
+                  ca: extraCa
+                }, signal),
+              catch: (e) => (e instanceof WireError ? e : new WireError("fetch_failed", String(e)))
+            }).pipe(Effect.either)
+            if (result._tag === "Left") {
+              const e = result.left
+              return done({ kind: e.kind, message: e.message })
+            }
+            response = result.right
+            if (response.tls) tlsOutcome = response.tls
+            const hopMs = performance.now() - hopStart
+            if (!follow || !redirectStatuses.has(response.status)) return done(null)
+            const location = response.headers["location"]
+            let next: URL
+            try {
+              if (location === undefined || location.trim() === "") throw new Error("missing")
+              next = new URL(location.trim(), target.url)
+            } catch {
+              return done({
+                kind: "invalid_redirect_location",
+                message: `Location header ${JSON.stringify(location ?? null)} is not a URL`
+              })
+            }
+            redirects.push({ from: target.url.href, to: next.href, status: response.status, time_ms: round(hopMs) })
+            if (redirects.length > maxRedirects) {
+              return done({ kind: "too_many_redirects", message: `more than ${maxRedirects} redirects` })
+            }
+            const parsed = parseTarget(next.href)
+            if (parsed instanceof InvalidRequest || parsed instanceof TargetForbidden) {
+              return done(
+                parsed instanceof TargetForbidden
+                  ? { kind: "target_forbidden", message: `redirect refused: ${parsed.message}` }
+                  : { kind: "invalid_redirect_location", message: parsed.message }
+              )
+            }
+            target = parsed
+          }
+        })
+
+      return { fetch }
+    })
+  )
+}
+
+export const round = (ms: number) => Math.round(ms * 100) / 100

@@ -1,0 +1,103 @@
+/**
+ * The CLI of DECISIONS.md, from the checkout and as the single binary from `bun build --compile`
+ * run in an empty directory (no node_modules, no Bun on its path).
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test"
+import { spawn, spawnSync } from "node:child_process"
+import { copyFileSync, mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+
+const root = resolve(import.meta.dir, "../..")
+const work = mkdtempSync(join(tmpdir(), "di-bin-"))
+const binary = join(work, "domain-intel")
+let origin: ReturnType<typeof Bun.serve>
+
+beforeAll(() => {
+  const built = spawnSync(process.execPath, ["build", "--compile", "src/main.ts", "--outfile", join(work, "build", "domain-intel")], { cwd: root, encoding: "utf8" })
+  if (built.status !== 0) throw new Error(`build failed: ${built.stderr}`)
+  copyFileSync(join(work, "build", "domain-intel"), binary)
+  origin = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("hello", { headers: { server: "bin-origin" } }) })
+})
+afterAll(() => origin?.stop(true))
+
+// A bare environment: no Bun, no node_modules reachable.
+const env = (extra: Record<string, string>) => ({ PATH: "/usr/bin:/bin", HOME: work, ...extra })
+
+const runCli = (args: ReadonlyArray<string>, extra: Record<string, string>) =>
+  spawnSync(binary, args, { cwd: work, env: env(extra), encoding: "utf8", timeout: 30000 })
+
+describe("single binary", () => {
+  test("migrate, keys create and audit-tokens create print what scripts read", () => {
+    const db = { DATABASE_URL: `sqlite:${join(work, "cli.db")}` }
+    const m = runCli(["migrate"], db)
+    expect(m.status).toBe(0)
+    const k = runCli(["keys", "create", "--org", "acme", "--plan", "developer"], db)
+    expect(k.status).toBe(0)
+    expect(k.stdout.trim().split("\n").pop()).toMatch(/^di_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/)
+    const t = runCli(["audit-tokens", "create", "--org", "acme", "--domain", "acme.test"], db)
+    expect(t.status).toBe(0)
+    expect(t.stdout.trim().split("\n").pop()).toMatch(/^dia_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/)
+    const bad = runCli(["keys", "create", "--org", "acme", "--plan", "platinum"], db)
+    expect(bad.status).not.toBe(0)
+    const noOrg = runCli(["audit-tokens", "create", "--org", "nobody", "--domain", "x.test"], db)
+    expect(noOrg.status).not.toBe(0)
+  })
+
+  test("serve creates the default organization, prints its key once, and answers an http-check", async () => {
+    const port = 20000 + Math.floor(Math.random() * 20000)
+    const db = join(work, "serve.db")
+    const child = spawn(binary, ["serve"], {
+      cwd: work,
+      env: env({ DATABASE_URL: `sqlite:${db}`, PORT: String(port), HOST: "127.0.0.1", ALLOW_PRIVATE_TARGETS: "true" }),
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let out = ""
+    child.stdout.on("data", (d) => (out += d))
+    const exited = new Promise<number | null>((r) => child.on("exit", (c) => r(c)))
+    try {
+      const deadline = Date.now() + 20000
+      let up = false
+      while (!up && Date.now() < deadline) {
+        up = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)
+        if (!up) await Bun.sleep(100)
+      }
+      expect(up).toBe(true)
+      const key = out.trim().split("\n").pop()!
+      expect(key).toMatch(/^di_/)
+      const res = await fetch(
+        `http://127.0.0.1:${port}/v1/network/http-check?url=${encodeURIComponent(`http://127.0.0.1:${origin.port}/`)}&method=GET`,
+        { headers: { authorization: `Bearer ${key}` } }
+      )
+      expect(res.status).toBe(200)
+      const body = (await res.json()) as any
+      expect(body.status.code).toBe(200)
+      expect(body.headers.server).toBe("bin-origin")
+      expect(body.content_length_bytes).toBe(5)
+      child.kill("SIGTERM")
+      expect(await exited).toBe(0)
+    } finally {
+      child.kill("SIGKILL")
+    }
+    // A second start finds the organization and prints no new key.
+    const again = spawn(binary, ["serve"], {
+      cwd: work,
+      env: env({ DATABASE_URL: `sqlite:${db}`, PORT: String(port + 1), HOST: "127.0.0.1" }),
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let out2 = ""
+    again.stdout.on("data", (d) => (out2 += d))
+    try {
+      const deadline = Date.now() + 20000
+      let up = false
+      while (!up && Date.now() < deadline) {
+        up = await fetch(`http://127.0.0.1:${port + 1}/healthz`).then((r) => r.ok, () => false)
+        if (!up) await Bun.sleep(100)
+      }
+      expect(up).toBe(true)
+      expect(out2).not.toContain("di_")
+    } finally {
+      again.kill("SIGKILL")
+    }
+  })
+})
