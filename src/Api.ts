@@ -1,12 +1,14 @@
 /** The whole REST interface: one group per feature, the shared errors at API level. */
 import { HttpApi, OpenApi } from "@effect/platform"
 import { InternalErrorWire, InvalidRequestWire } from "./domain/errors"
+import { FreshnessApi } from "./freshness/api"
 import { NetworkApi } from "./network/api"
 import { SystemApi } from "./system/api"
 
 export class Api extends HttpApi.make("domain-intel")
   .add(SystemApi)
   .add(NetworkApi)
+  .add(FreshnessApi)
   .addError(InvalidRequestWire)
   .addError(InternalErrorWire)
   .annotate(OpenApi.Title, "domain-intel")

@@ -10,6 +10,8 @@ import { AuthLive } from "./auth/Auth"
 import { Keys } from "./auth/Keys"
 import { AppConfig } from "./Config"
 import { DnsResolver } from "./dns/DnsResolver"
+import { ContentFreshness } from "./freshness/ContentFreshness"
+import { FreshnessLive } from "./freshness/http"
 import { observe, renderErrors } from "./http/middleware"
 import { makeRouteTable, type RawRoute } from "./http/RouteTable"
 import { Quota } from "./metering/Quota"
@@ -30,7 +32,9 @@ export const ServicesLive = Layer.mergeAll(Keys.Default, Quota.Default, RequestL
   Layer.provideMerge(SqlLive)
 )
 
-const GroupsLive = Layer.mergeAll(SystemLive, NetworkLive)
+const GroupsLive = Layer.mergeAll(SystemLive, NetworkLive, FreshnessLive).pipe(
+  Layer.provide(ContentFreshness.Live)
+)
 
 const ApiLive = HttpApiBuilder.api(Api).pipe(
   Layer.provide(GroupsLive),

@@ -40,6 +40,7 @@ const structuredPublished = (s: RawSignal) =>
 const weakMeta = new Set(["meta:date", "meta:dc.date", "meta:dcterms.date", "meta:dc:date"])
 
 export const publishTier = (s: RawSignal): number => {
+  if (s.source === "last-modified-header") return 99 // a server stamp, never a publication date
   if (s.region === "boilerplate") {
     if ((s.source.startsWith("time-element") || s.source === "text:date-element" || s.source === "abbr-element") && s.type !== "modified") return 5.5
     return 9
@@ -84,7 +85,7 @@ export const selectDates = (raw: ReadonlyArray<RawSignal>, nowMs: number): Selec
 
   // Publication date.
   let publish: Signal | null = null
-  const byTier = [...signals].sort((a, b) => a.tier - b.tier || a.order - b.order)
+  const byTier = signals.filter((s) => s.tier < 99).sort((a, b) => a.tier - b.tier || a.order - b.order)
   const best = byTier[0]
   if (best) {
     if (best.tier === 1) {
