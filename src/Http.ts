@@ -20,6 +20,8 @@ import { NetworkLive } from "./network/http"
 import { HttpProbe } from "./probe/HttpProbe"
 import { SqlLive } from "./store/Sql"
 import { SystemLive } from "./system/http"
+import { WafLive } from "./waf/http"
+import { WafDetection } from "./waf/WafDetection"
 
 /** Routes mounted beside the HttpApi (raw handlers). */
 export const rawRoutes: ReadonlyArray<RawRoute> = []
@@ -32,8 +34,8 @@ export const ServicesLive = Layer.mergeAll(Keys.Default, Quota.Default, RequestL
   Layer.provideMerge(SqlLive)
 )
 
-const GroupsLive = Layer.mergeAll(SystemLive, NetworkLive, FreshnessLive).pipe(
-  Layer.provide(ContentFreshness.Live)
+const GroupsLive = Layer.mergeAll(SystemLive, NetworkLive, FreshnessLive, WafLive).pipe(
+  Layer.provide(Layer.mergeAll(ContentFreshness.Live, WafDetection.Live))
 )
 
 const ApiLive = HttpApiBuilder.api(Api).pipe(
