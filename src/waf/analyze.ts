@@ -30,8 +30,18 @@ export interface ProviderMatch {
   readonly blockHeader: boolean
   readonly challengeCookie: boolean
   readonly pageMatch: "block" | "challenge" | null
-  readonly category: Exclude<BlockCategory, "none" | "custom-block"> | null
+  /** Highest weight among matched block/challenge page signatures (0 when none). */
+  readonly pageWeight: number
+  readonly categories: ReadonlyArray<Exclude<BlockCategory, "none" | "custom-block">>
 }
+
+/**
+ * A provider's block or challenge page is proof of a refusal when served with a refusal status,
+ * or whatever the status when the page signature is specific enough (F5 ASM answers 200).
+ */
+export const STRONG_PAGE = 0.9
+export const refusalSeen = (p: ProviderMatch, status: number) =>
+  p.blockHeader || (p.pageMatch !== null && (status >= 400 || p.pageWeight >= STRONG_PAGE))
 
 /** A provider is reported from this combined confidence up. */
 export const DETECTION_THRESHOLD = 0.3
@@ -75,8 +85,15 @@ const matchSignature = (sig: Signature, r: ObservedResponse, body: string): stri
 const levelOf = (c: number): ProviderMatch["confidence_level"] => (c >= HIGH_CONFIDENCE ? "high" : c >= MEDIUM_CONFIDENCE ? "medium" : "low")
 
 /** Matches every provider of the table against one response. */
+/** Numeric character references decoded (Akamai writes its block page with them). */
+const decodeNumericEntities = (s: string) =>
+  s.indexOf("&#") === -1 ? s : s.replace(/&#(x[0-9a-f]+|\d+);/gi, (_, n: string) => {
+    const code = n[0] === "x" || n[0] === "X" ? parseInt(n.slice(1), 16) : Number(n)
+    return code > 0 && code < 0x110000 ? String.fromCodePoint(code) : ""
+  })
+
 export const detectProviders = (r: ObservedResponse, table: ReadonlyArray<ProviderEntry> = PROVIDERS): Array<ProviderMatch> => {
-  const body = r.body.length > BODY_SCAN ? r.body.slice(0, BODY_SCAN) : r.body
+  const body = decodeNumericEntities(r.body.length > BODY_SCAN ? r.body.slice(0, BODY_SCAN) : r.body)
   const out: Array<ProviderMatch> = []
   for (const entry of table) {
     const evidence: Array<Evidence> = []
@@ -84,7 +101,8 @@ export const detectProviders = (r: ObservedResponse, table: ReadonlyArray<Provid
     let blockHeader = false
     let challengeCookie = false
     let pageMatch: ProviderMatch["pageMatch"] = null
-    let category: ProviderMatch["category"] = null
+    let pageWeight = 0
+    const categories: Array<Exclude<BlockCategory, "none" | "custom-block">> = []
     for (const sig of entry.signatures) {
       const detail = matchSignature(sig, r, body)
       if (detail === null) continue
@@ -93,8 +111,11 @@ export const detectProviders = (r: ObservedResponse, table: ReadonlyArray<Provid
       miss *= 1 - sig.weight
       if (sig.kind === "block-header") blockHeader = true
       if (sig.kind === "cookie" && sig.challenge) challengeCookie = true
-      if (sig.kind === "body" && sig.page) pageMatch = pageMatch === "block" ? "block" : sig.page
-      if (sig.category && category === null) category = sig.category
+      if (sig.kind === "body" && sig.page) {
+        pageMatch = pageMatch === "block" ? "block" : sig.page
+        pageWeight = Math.max(pageWeight, sig.weight)
+      }
+      if (sig.category && !categories.includes(sig.category)) categories.push(sig.category)
     }
     if (evidence.length === 0) continue
     const confidence = Math.round((1 - miss) * 100) / 100
@@ -110,7 +131,8 @@ export const detectProviders = (r: ObservedResponse, table: ReadonlyArray<Provid
       blockHeader,
       challengeCookie,
       pageMatch,
-      category
+      pageWeight,
+      categories
     })
   }
   return out.sort((a, b) => b.confidence - a.confidence || Number(b.blockHeader) - Number(a.blockHeader) || a.name.localeCompare(b.name))
@@ -126,8 +148,7 @@ export type EnforcementSignal = "low" | "medium" | "high" | "verified"
  */
 export const enforcementOf = (r: ObservedResponse, providers: ReadonlyArray<ProviderMatch>, canariesBlocked: number | null): EnforcementSignal => {
   if (canariesBlocked !== null && canariesBlocked >= 3) return "verified"
-  if (providers.some((p) => p.blockHeader)) return "high"
-  if (r.status >= 400 && providers.some((p) => p.pageMatch !== null)) return "high"
+  if (providers.some((p) => refusalSeen(p, r.status))) return "high"
   if (providers.some((p) => p.challengeCookie)) return "medium"
   return "low"
 }
@@ -137,16 +158,16 @@ export const blockCategoryOf = (status: number | null, providers: ReadonlyArray<
   if (status === null) return "none"
   if (status === 1020) return "provider-block"
   if (status === 1009) return "country-block"
-  const refused = status >= 400
+  const refused = status >= 400 || providers.some((p) => refusalSeen(p, status))
   if (refused) {
-    const cats = providers.map((p) => p.category).filter((c): c is NonNullable<typeof c> => c !== null)
+    const cats = providers.flatMap((p) => p.categories)
     if (cats.includes("country-block")) return "country-block"
     if (cats.includes("provider-block")) return "provider-block"
     if (cats.includes("rate-limit")) return "rate-limit"
   }
   if (status === 403 || status === 406) return "waf-block"
   if (status === 429) return "rate-limit"
-  if (refused && providers.some((p) => p.blockHeader || p.pageMatch !== null)) return "custom-block"
+  if (refused && providers.some((p) => refusalSeen(p, status))) return "custom-block"
   return "none"
 }
 
@@ -245,7 +266,7 @@ export const judgeCanary = (spec: CanarySpec, obs: CanaryObservation, baselineSt
   }
   const r = obs.response
   const providers = detectProviders(r)
-  const flagged = providers.find((p) => p.blockHeader || (p.pageMatch !== null && r.status >= 400))
+  const flagged = providers.find((p) => refusalSeen(p, r.status))
   if (flagged) {
     return { ...base, blocked: true, status_code: r.status, reason: `${flagged.name} block or challenge (${flagged.evidence.find((e) => e.kind === "block-header" || e.kind === "body")?.detail ?? "signature"})`, provider: flagged.name, error: null }
   }

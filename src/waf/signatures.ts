@@ -64,11 +64,12 @@ export const PROVIDERS: ReadonlyArray<ProviderEntry> = [
     cookie(/^cf_clearance$/, 0.7, true),
     cookie(/^__cf_bm$/, 0.6, true),
     cookie(/^__cfduid$|^_cfuvid$|^__cflb$/, 0.5),
-    body(/error code:?\s*1020|Error\s*1020|used Cloudflare to restrict access/i, 0.95, "block", "provider-block"),
+    body(/error code:?\s*1020|Error\s*1020\b/i, 0.95, "block", "provider-block"),
     body(/error code:?\s*1009|Error\s*1009|has banned the country or region/i, 0.95, "block", "country-block"),
     body(/error code:?\s*1015|Error\s*1015|You are being rate limited/i, 0.9, "block", "rate-limit"),
     body(/Attention Required! \| Cloudflare|cf-error-details|Sorry, you have been blocked.{0,400}Cloudflare Ray ID/is, 0.9, "block"),
-    body(/Just a moment\.\.\.|\/cdn-cgi\/challenge-platform\/|cf-browser-verification|cf_chl_opt/i, 0.9, "challenge")
+    body(/\/cdn-cgi\/challenge-platform\/|cf-browser-verification|cf_chl_opt/i, 0.9, "challenge"),
+    body(/<title>Just a moment\.\.\.<\/title>/i, 0.4, "challenge")
   ]),
   p("Akamai", "Akamai Technologies", "https://techdocs.akamai.com/property-mgr/docs/akamai-headers", [
     server(/AkamaiGHost|AkamaiNetStorage/i, 0.85),
@@ -94,7 +95,8 @@ export const PROVIDERS: ReadonlyArray<ProviderEntry> = [
     bh("x-amzn-waf-action", /captcha|challenge|block/i),
     cookie(/^aws-waf-token$/, 0.8, true),
     body(/awswaf|AwsWafIntegration|challenge\.js.{0,200}token\.awswaf\.com/i, 0.9, "challenge"),
-    body(/<h1>403 Forbidden<\/h1>.{0,200}Request blocked|Request blocked\.\s*We can't connect to the server for this app or website at this time/is, 0.8, "block")
+    // CloudFront's error page when AWS WAF blocks at the edge (also shown for other edge refusals, hence the weight).
+    body(/Request blocked\.\s*We can't connect to the server for this app or website at this time/is, 0.6, "block")
   ]),
   p("Amazon CloudFront", "Amazon Web Services", "https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/RequestAndResponseBehaviorCustomOrigin.html", [
     h("x-amz-cf-id", /./, 0.85),
