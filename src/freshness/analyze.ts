@@ -5,7 +5,7 @@
 import { analyzeCache, type CacheAnalysis } from "./cache"
 import { dayKey, parseHttpDate, toEpoch, toIso } from "./dates"
 import { extractSignals, type RawSignal } from "./extract"
-import { selectDates, type Signal } from "./select"
+import { offPage, selectDates, type Signal } from "./select"
 
 export type AgeCategory = "fresh" | "recent" | "aging" | "stale" | "unknown"
 export type Confidence = "high" | "medium" | "low" | "none"
@@ -83,7 +83,7 @@ const structured = (s: Signal) => s.source.startsWith("meta:") || s.source.start
 
 /** Signals listed in allDatesFound: not the raw source scan and not boilerplate regions, unless chosen. */
 const listed = (s: Signal, chosen: ReadonlyArray<Signal | null>) =>
-  chosen.includes(s) || (s.region !== "boilerplate" && s.source !== "source:pattern")
+  chosen.includes(s) || (!offPage(s) && s.source !== "source:pattern")
 
 export const analyzePage = (input: PageInput): FreshnessReport => {
   const { nowMs } = input
@@ -119,9 +119,9 @@ export const analyzePage = (input: PageInput): FreshnessReport => {
     if (allDatesFound.length >= 100) break
   }
   const ignored = [
-    ...sel.discarded,
-    ...sel.signals.filter((s) => s.region === "boilerplate" && s !== sel.publish).slice(0, 20)
-      .map((s) => ({ source: s.source, reason: `${toIso(s.date)} in a comment, related-content, footer or copyright region` }))
+    ...sel.discarded.filter((d) => !d.source.startsWith("source:")),
+    ...sel.signals.filter((s) => offPage(s) && s !== sel.publish && s.source !== "source:pattern").slice(0, 20)
+      .map((s) => ({ source: s.source, reason: `${toIso(s.date)} in ${s.region === "comment" ? "a comment" : s.region === "copyright" ? "a copyright line" : "a related-content, navigation or footer"} region` }))
   ]
 
   // Content age: from the latest of modified and published.
@@ -133,7 +133,7 @@ export const analyzePage = (input: PageInput): FreshnessReport => {
 
   // Consistency.
   const issues: Array<string> = []
-  const reliable = sel.signals.filter((s) => s.region !== "boilerplate" && s.source !== "source:pattern" && s.source !== "source:json-key" && s.source !== "text:link")
+  const reliable = sel.signals.filter((s) => !offPage(s) && s.source !== "source:pattern" && s.source !== "source:json-key" && s.source !== "text:link")
   const pubStructured = reliable.filter((s) => s.type === "published" && structured(s))
   const pubDays = new Set(pubStructured.map((s) => dayKey(s.date)))
   if (pubDays.size > 1) {

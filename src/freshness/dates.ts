@@ -98,6 +98,10 @@ const isoLooseRe = /^\s*(\d{4})[/.](\d{1,2})[/.](\d{1,2})(?:[T\s]+(\d{1,2}):(\d{
 export const parseStructured = (raw: string): DayDate | undefined => {
   const s = raw.trim()
   if (s.length === 0 || s.length > 200) return undefined
+  if (/^\d{9,13}$/.test(s) && !/^(19|20)\d{6}$/.test(s)) {
+    const n = Number(s)
+    return fromEpoch(s.length >= 12 ? n : n * 1000)
+  }
   let m = isoRe.exec(s)
   if (m) {
     const time = m[4] !== undefined ? `${pad(Number(m[4]))}:${m[5]}:${m[6] ?? "00"}` : undefined

@@ -19,8 +19,8 @@ export interface RawSignal {
   readonly date: DayDate
   /** Document order of the finding (text position for text signals). */
   readonly order: number
-  /** Where it was found: "head", "structured", "main", "boilerplate". */
-  readonly region: "head" | "structured" | "main" | "boilerplate"
+  /** Where it was found: "head", "structured", "main", "boilerplate", "comment" (reader comments: never the page's date). */
+  readonly region: "head" | "structured" | "main" | "boilerplate" | "comment" | "copyright"
   /** For text and time signals: the element carries a date-ish class, id or itemprop. */
   readonly hinted?: boolean
   /** Relative expression: days before "now" (resolved by the analysis, which owns the clock). */
@@ -76,10 +76,12 @@ const blockTags = new Set(["p", "div", "li", "td", "th", "tr", "h1", "h2", "h3",
 const hintRe = /(?:^|[\s_-])(?:date|datum|time|zeit|fecha|data|publish|published|pubdate|posted|post-?meta|entry-?meta|byline|dateline|meta|info|timestamp|submitted|created|updated|article-?header|author|stand|veroeffentlicht|erschienen|calendar)|date|datum|publish|posted|byline|timestamp/i
 const boilerTags = new Set(["footer", "aside", "nav"])
 const boilerRe = /comment|kommentar|reply|respon|disqus|related|teaser|sidebar|widget|recommend|footer|copyright|newsletter|popular|most-?read|archive|breadcrumb|share|social|promo|trending|navigation|menu|calendar|event|weitere|more-?stories|latest|also|rail|carousel|slider/i
+const commentRe = /(?:^|\s)(?:comments|commentlist|comment-list|comment-body|comment-content|comment-meta|comment-metadata|commentmetadata|comment-author|comments-area|comment-respond|comment-thread|comment-item|comment|disqus_thread|dsq-comment|kommentare|user-comments)(?:$|\s)/i
 const mainRe = /(?:^|[\s_-])(?:article|post|entry|story|content|main|body|text|blog)/i
 
 interface Ctx {
   boiler: boolean
+  comment: boolean
   hinted: boolean
   link: boolean
   /** Inside <article> or <main> or a main-like container. */
@@ -107,7 +109,7 @@ export const extractSignals = (html: string, url: string): Extraction => {
     buf = ""
     bufCtx = null
   }
-  const sameCtx = (a: Ctx, b: Ctx) => a.boiler === b.boiler && a.hinted === b.hinted && a.link === b.link && a.main === b.main
+  const sameCtx = (a: Ctx, b: Ctx) => a.boiler === b.boiler && a.comment === b.comment && a.hinted === b.hinted && a.link === b.link && a.main === b.main
 
   const visit = (node: Node, ctx: Ctx, depth: number): void => {
     if (depth > 400) return
@@ -151,15 +153,16 @@ export const extractSignals = (html: string, url: string): Extraction => {
     const hinted = ctx.hinted || (cls.length > 1 && hintRe.test(cls)) || itemprop.startsWith("date")
     const link = ctx.link || tag === "a"
     const main = ctx.main || tag === "article" || tag === "main" || (cls.length > 1 && mainRe.test(cls) && !boiler)
-    if (boiler !== ctx.boiler || hinted !== ctx.hinted || link !== ctx.link || main !== ctx.main) next = { boiler, hinted, link, main }
-    const region: RawSignal["region"] = boiler ? "boilerplate" : "main"
+    const comment = ctx.comment || (cls.length > 1 && commentRe.test(cls))
+    if (boiler !== ctx.boiler || hinted !== ctx.hinted || link !== ctx.link || main !== ctx.main || comment !== ctx.comment) next = { boiler, comment, hinted, link, main }
+    const region: RawSignal["region"] = comment ? "comment" : boiler ? "boilerplate" : "main"
 
     if (itemprop === "datepublished" || itemprop === "datemodified" || itemprop === "datecreated" || itemprop === "uploaddate") {
       const v = attr(el, "content") ?? attr(el, "datetime")
       const d = v ? parseStructured(v) : undefined
       if (d) {
         const type: DateType = itemprop === "datemodified" ? "modified" : itemprop === "datecreated" ? "created" : "published"
-        push({ source: `microdata:${itemprop === "datepublished" ? "datePublished" : itemprop === "datemodified" ? "dateModified" : itemprop === "uploaddate" ? "uploadDate" : "dateCreated"}`, type, date: d, region: boiler && /comment|reply|review/i.test(cls) ? "boilerplate" : "structured" })
+        push({ source: `microdata:${itemprop === "datepublished" ? "datePublished" : itemprop === "datemodified" ? "dateModified" : itemprop === "uploaddate" ? "uploadDate" : "dateCreated"}`, type, date: d, region: comment ? "comment" : "structured" })
       }
     }
     const hatom = /(?:^|\s)(?:published|updated|entry-date|dtstart|post-date|tweet-timestamp|timestamp)(?:\s|$)/i.test(cls)
@@ -200,7 +203,7 @@ export const extractSignals = (html: string, url: string): Extraction => {
     }
   }
 
-  visit(doc, { boiler: false, hinted: false, link: false, main: false }, 0)
+  visit(doc, { boiler: false, comment: false, hinted: false, link: false, main: false }, 0)
   flush()
 
   // JSON-LD
@@ -215,7 +218,7 @@ export const extractSignals = (html: string, url: string): Extraction => {
       const y = Number(copy[1])
       if (copyrightYear === null || y > copyrightYear) copyrightYear = y
     }
-    const region: RawSignal["region"] = part.ctx.boiler ? "boilerplate" : "main"
+    const region: RawSignal["region"] = part.ctx.comment ? "comment" : part.ctx.boiler ? "boilerplate" : "main"
     for (const r of findRelative(text)) {
       push({ source: "text:relative", type: r.kind, date: { y: 1970, m: 1, d: 1 }, region, relativeDays: r.days, raw: r.text })
     }
@@ -229,7 +232,7 @@ export const extractSignals = (html: string, url: string): Extraction => {
         source: part.ctx.hinted ? "text:date-element" : "text",
         type,
         date: f.date,
-        region: isCopyright ? "boilerplate" : region,
+        region: isCopyright ? "copyright" : region,
         hinted: part.ctx.hinted,
         raw: f.text,
         ...(part.ctx.link ? { source: "text:link" } : {}),

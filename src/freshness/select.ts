@@ -11,6 +11,10 @@ export const MIN_DATE_MS = Date.UTC(1991, 7, 6)
 /** Dates ahead of the clock by more than this are discarded (clock skew, time zones). */
 export const FUTURE_SKEW_MS = 36 * 3600 * 1000
 
+/** Regions that carry someone else's date: related content, footers, comments, copyright lines. */
+export const offPage = (s: { readonly region: RawSignal["region"] }) =>
+  s.region === "boilerplate" || s.region === "comment" || s.region === "copyright"
+
 export interface Signal {
   readonly source: string
   readonly type: DateType
@@ -41,6 +45,8 @@ const weakMeta = new Set(["meta:date", "meta:dc.date", "meta:dcterms.date", "met
 
 export const publishTier = (s: RawSignal): number => {
   if (s.source === "last-modified-header") return 99 // a server stamp, never a publication date
+  if (s.region === "comment") return 99 // a reader's comment is never the page's date
+  if (s.region === "copyright") return 12 // a full date in a copyright line: the very last resort (years alone are never dates)
   if (s.region === "boilerplate") {
     if ((s.source.startsWith("time-element") || s.source === "text:date-element" || s.source === "abbr-element") && s.type !== "modified") return 5.5
     return 9
@@ -129,7 +135,7 @@ export const selectDates = (raw: ReadonlyArray<RawSignal>, nowMs: number): Selec
   }
 
   // Modification date: structured modified, then Last-Modified, then text "updated".
-  const mods = signals.filter((s) => s.type === "modified" && s.region !== "boilerplate")
+  const mods = signals.filter((s) => s.type === "modified" && !offPage(s))
   const modRank = (s: Signal) =>
     s.source.startsWith("json-ld") || s.source.startsWith("microdata") ? 0
       : s.source.startsWith("meta:") ? 1
@@ -170,7 +176,7 @@ const visibleOverride = (p: Signal, signals: ReadonlyArray<Signal>): Signal => {
   if (toEpochDay(first.date) <= toEpochDay(p.date)) return p
   const corroborated =
     (visible.filter((v) => dayKey(v.date) === k).length >= 2) ||
-    (signals.some((s) => s.type === "modified" && s.region !== "boilerplate" && s.source !== "text:relative" && dayKey(s.date) === k))
+    (signals.some((s) => s.type === "modified" && !offPage(s) && s.source !== "text:relative" && dayKey(s.date) === k))
   return corroborated ? first : p
 }
 
@@ -179,5 +185,5 @@ const toEpochDay = (d: DayDate) => Math.round(Date.UTC(d.y, d.m - 1, d.d) / 8640
 export const countAgreeing = (sel: Selection): number => {
   if (!sel.publish) return 0
   const k = dayKey(sel.publish.date)
-  return sel.signals.filter((s) => s.region !== "boilerplate" && dayKey(s.date) === k).length
+  return sel.signals.filter((s) => !offPage(s) && dayKey(s.date) === k).length
 }
