@@ -3,7 +3,7 @@
  * the report out. Thresholds and weights are documented in docs/page.md.
  */
 import { analyzeCache, type CacheAnalysis } from "./cache"
-import { dayKey, parseHttpDate, toEpoch, toIso } from "./dates"
+import { type DayDate, dayKey, parseHttpDate, toEpoch, toIso } from "./dates"
 import { extractSignals, type RawSignal } from "./extract"
 import { offPage, selectDates, type Signal } from "./select"
 
@@ -65,7 +65,12 @@ export interface PageInput {
 }
 
 const DAY = 86_400_000
-const ageDays = (ms: number, nowMs: number) => Math.max(0, Math.floor((nowMs - ms) / DAY))
+/** Whole calendar days between the stated day and today (UTC). */
+const ageDays = (d: DayDate, nowMs: number) => {
+  const now = new Date(nowMs)
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
+  return Math.max(0, Math.round((today - Date.UTC(d.y, d.m - 1, d.d)) / DAY))
+}
 
 export const ageCategory = (days: number | null): AgeCategory =>
   days === null ? "unknown"
@@ -103,7 +108,7 @@ export const analyzePage = (input: PageInput): FreshnessReport => {
   const sel = selectDates(raw, nowMs)
 
   const field = (s: Signal | null): DatedField | null =>
-    s === null ? null : { source: s.source, date: toIso(s.date), ageInDays: ageDays(toEpoch(s.date), nowMs) }
+    s === null ? null : { source: s.source, date: toIso(s.date), ageInDays: ageDays(s.date, nowMs) }
   const publishDate = field(sel.publish)
   const modifiedDate = field(sel.modified)
 
@@ -128,7 +133,8 @@ export const analyzePage = (input: PageInput): FreshnessReport => {
   const pubMs = sel.publish ? toEpoch(sel.publish.date) : null
   const modMs = sel.modified ? toEpoch(sel.modified.date) : null
   const basisMs = modMs !== null && (pubMs === null || modMs >= pubMs) ? modMs : pubMs
-  const days = basisMs === null ? null : ageDays(basisMs, nowMs)
+  const basis = basisMs === null ? null : basisMs === modMs ? sel.modified! : sel.publish!
+  const days = basis === null ? null : ageDays(basis.date, nowMs)
   const contentAge = { days, category: ageCategory(days), basis: basisMs === null ? null : basisMs === modMs ? "modified" as const : "published" as const }
 
   // Consistency.
