@@ -214,7 +214,8 @@ export class WafDetection extends Context.Tag("domain-intel/WafDetection")<WafDe
           enforcement_signal: enforcement,
           block_category: blockCategoryOf(obs?.status ?? null, matches),
           status_code: obs?.status ?? null,
-          primaryProvider: matches[0]?.name ?? null,
+          // Layered: the outermost layer (the one clients talk to) is the primary provider.
+          primaryProvider: topo.topology === "layered" ? topo.topology_chain[0] : matches[0]?.name ?? null,
           providers,
           providerCount: providers.length,
           topology: topo.topology,

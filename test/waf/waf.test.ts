@@ -175,6 +175,7 @@ describe("layered setups", () => {
       const { body } = await waf(`http://127.0.0.1:${replicas.port}/r/${l.id}`)
       expect(body.topology).toBe("layered")
       expect(body.topology_chain).toEqual([...l.chain])
+      expect(body.primaryProvider).toBe(l.chain[0])
       expect(body.providerCount).toBeGreaterThanOrEqual(2)
     })
   }
