@@ -126,7 +126,7 @@ export const PROVIDERS: ReadonlyArray<ProviderEntry> = [
   ]),
   p("Google Cloud Armor", "Google Cloud", "https://cloud.google.com/armor/docs/configure-bot-management", [
     cookie(/^recaptcha-ca-[te]$/, 0.8, true),
-    h("via", /\b1\.1 google\b/i, 0.45),
+    h("via", /\b1\.1 google\b/i, 0.25),
     body(/Your client does not have permission to get URL/i, 0.5, "block")
   ], /google/i),
   p("Fastly", "Fastly, Inc.", "https://www.fastly.com/documentation/reference/http/http-headers/", [
@@ -152,7 +152,7 @@ export const PROVIDERS: ReadonlyArray<ProviderEntry> = [
   ]),
   p("F5 BIG-IP ASM / Advanced WAF", "F5, Inc.", "https://my.f5.com/manage/s/article/K6850", [
     cookie(/^TS[0-9a-f]{6,8}(_\d+)?$/, 0.7),
-    cookie(/^BIGipServer/, 0.5),
+    cookie(/^BIGipServer/, 0.35),
     cookie(/^F5_ST$|^MRHSession$|^LastMRH_Session$/, 0.6),
     server(/^BIG-?IP$/i, 0.8),
     body(/The requested URL was rejected\. Please consult with your administrator\./i, 0.95, "block"),
@@ -169,7 +169,7 @@ export const PROVIDERS: ReadonlyArray<ProviderEntry> = [
   ]),
   p("FortiWeb", "Fortinet", "https://docs.fortinet.com/product/fortiweb", [
     cookie(/^FORTIWAFSID$/, 0.9),
-    cookie(/^cookiesession1$/, 0.4),
+    cookie(/^cookiesession1$/, 0.25),
     server(/FortiWeb/i, 0.9),
     body(/\.fgd_icon|Server Unavailable!.{0,400}FortiWeb|Web Page Blocked.{0,400}Attack ID/is, 0.85, "block")
   ]),
@@ -229,13 +229,13 @@ export const PROVIDERS: ReadonlyArray<ProviderEntry> = [
     cookie(/^aliyungf_tc$/, 0.85),
     cookie(/^acw_tc$/, 0.7),
     cookie(/^acw_sc__v[23]$/, 0.85, true),
-    h("eagleid", /./, 0.4),
+    h("eagleid", /./, 0.25),
     body(/errors\.aliyun\.com|block\.aliyun|Sorry, your request has been blocked as it may cause potential threats to the server's security/i, 0.9, "block")
   ]),
   p("Tencent Cloud WAF", "Tencent Cloud", "https://www.tencentcloud.com/document/product/627", [
     body(/waf\.tencent-cloud\.com|腾讯云\s*Web\s*应用防火墙|TencentCloud WAF/i, 0.9, "block"),
-    h("x-nws-log-uuid", /./, 0.4),
-    server(/^tencent-cos$|^tencent/i, 0.3)
+    h("x-nws-log-uuid", /./, 0.25),
+    server(/^tencent/i, 0.2)
   ]),
   p("Baidu Yunjiasu", "Baidu", "https://su.baidu.com/", [
     server(/yunjiasu/i, 0.9),
