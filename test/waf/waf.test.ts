@@ -72,6 +72,22 @@ beforeAll(async () => {
   startOrigin("passing", () => false)
   startOrigin("partial", (a) => a.shellshock || a.scanner)
   startOrigin("unowned", (a) => a.sqli || a.xss)
+  // Answers the home page, never answers anything else: each canary must give up on its own.
+  const hangSeen: Array<{ path: string; query: string; ua: string }> = []
+  origins.hanging = {
+    seen: hangSeen,
+    server: Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      idleTimeout: 30,
+      fetch(req) {
+        const url = new URL(req.url)
+        hangSeen.push({ path: url.pathname, query: url.search, ua: req.headers.get("user-agent") ?? "" })
+        if (url.pathname === "/") return new Response("<html><body>home</body></html>", { headers: { "content-type": "text/html" } })
+        return new Promise<Response>(() => {})
+      }
+    })
+  }
   dns = await startDnsServer({
     "owned.test": { A: ["127.0.0.1"] },
     "_domain-intel-verify.owned.test": { TXT: ["verify=abc123"] },
@@ -83,7 +99,9 @@ beforeAll(async () => {
     "badtxt.test": { A: ["127.0.0.1"] },
     "_domain-intel-verify.badtxt.test": { TXT: ["google-site-verification=xyz", "verify="] },
     "token.test": { A: ["127.0.0.1"] },
-    "other.test": { A: ["127.0.0.1"] }
+    "other.test": { A: ["127.0.0.1"] },
+    "slow.test": { A: ["127.0.0.1"] },
+    "_domain-intel-verify.slow.test": { TXT: ["verify=slow"] }
   })
   svc = await startService({ dnsResolvers: [{ host: "127.0.0.1", port: dns.port }], dnsTimeoutMs: 1000 })
   key = (await svc.newKey("developer")).key
@@ -278,6 +296,22 @@ describe("active probe", () => {
     expect(body.active_probe.refusal_reason).toMatch(/audit token/)
     expect(o.seen.length).toBe(1)
   })
+
+  test("each canary is bounded in time: an origin that never answers them gives five timeouts", async () => {
+    const o = origins.hanging
+    o.seen.length = 0
+    const { status, body } = await waf(`http://slow.test:${o.server.port}/`, { active: "true" })
+    expect(status).toBe(200)
+    expect(body.active_probe.probed).toBe(true)
+    expect(body.active_probe.canaries.length).toBe(5)
+    for (const c of body.active_probe.canaries) {
+      expect(c.blocked).toBe(false)
+      expect(c.status_code).toBeNull()
+      expect(c.reason).toMatch(/no answer \(timeout\)/)
+    }
+    expect(body.active_probe.summary.enforcement).toBe("none")
+    expect(o.seen.filter((s) => s.path !== "/").length).toBe(5)
+  }, 30_000)
 
   test("without active_probe=true no probe runs and active_probe is null", async () => {
     const o = origins.blocking
