@@ -112,6 +112,7 @@ export const selectDates = (raw: ReadonlyArray<RawSignal>, nowMs: number): Selec
         if (near) publish = near
       }
       publish = visibleOverride(publish, signals)
+      publish = shownUpdate(publish, signals)
     } else if (best.tier === 0) {
       // The URL day is set when the story is filed; a structured date one day later is the day it went out.
       const stamp = byTier.find((s) => s.tier === 1)
@@ -178,6 +179,27 @@ const visibleOverride = (p: Signal, signals: ReadonlyArray<Signal>): Signal => {
     (visible.filter((v) => dayKey(v.date) === k).length >= 2) ||
     (signals.some((s) => s.type === "modified" && !offPage(s) && s.source !== "text:relative" && dayKey(s.date) === k))
   return corroborated ? first : p
+}
+
+const isVisible = (s: Signal) =>
+  s.region !== "comment" && s.region !== "copyright" &&
+  (s.source.startsWith("text:date-element") || s.source.startsWith("time-element") || s.source === "abbr-element" || s.source === "title-attribute" || s.source === "text")
+
+/**
+ * A page that shows only its update date: the structured modification date is later than the
+ * structured publication date, a visible date on the page states the modification day, and
+ * nothing visible states the publication day. Readers (and annotators) date such a page by the
+ * day it shows.
+ */
+const shownUpdate = (p: Signal, signals: ReadonlyArray<Signal>): Signal => {
+  const pk = dayKey(p.date)
+  const visible = signals.filter(isVisible)
+  if (visible.some((v) => dayKey(v.date) === pk)) return p
+  const mod = signals.find((s) => s.type === "modified" && (s.source.startsWith("json-ld") || s.source.startsWith("meta:") || s.source.startsWith("microdata")) && toEpochDay(s.date) > toEpochDay(p.date))
+  if (!mod) return p
+  const mk = dayKey(mod.date)
+  const shown = visible.find((v) => dayKey(v.date) === mk)
+  return shown ?? p
 }
 
 const toEpochDay = (d: DayDate) => Math.round(Date.UTC(d.y, d.m - 1, d.d) / 86400000)
