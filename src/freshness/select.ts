@@ -117,7 +117,10 @@ export const selectDates = (raw: ReadonlyArray<RawSignal>, nowMs: number): Selec
       // The URL day is set when the story is filed; a structured date one day later is the day it went out.
       const stamp = byTier.find((s) => s.tier === 1)
       const local = stamp !== undefined && stamp.date.time !== undefined && stamp.date.offset !== undefined && stamp.date.offset !== "Z" && stamp.date.offset !== "+00:00"
-      publish = stamp && local && toEpochDay(stamp.date) - toEpochDay(best.date) === 1 ? stamp : best
+      const nextDay = stamp !== undefined && toEpochDay(stamp.date) - toEpochDay(best.date) === 1
+      const shownStamp = nextDay && signals.some((s) => isVisible(s) && dayKey(s.date) === dayKey(stamp!.date)) &&
+        !signals.some((s) => isVisible(s) && dayKey(s.date) === dayKey(best.date))
+      publish = stamp && nextDay && (local || shownStamp) ? stamp : best
     } else if (best.tier >= 4 && best.tier <= 6) {
       publish = pickByAgreement(byTier.filter((s) => s.tier >= 4 && s.tier <= 6), yearMonth?.date)
     } else if (best.tier === 11) {
