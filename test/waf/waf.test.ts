@@ -72,6 +72,21 @@ beforeAll(async () => {
   startOrigin("passing", () => false)
   startOrigin("partial", (a) => a.shellshock || a.scanner)
   startOrigin("unowned", (a) => a.sqli || a.xss)
+  // The home page redirects to a host outside the proven domain; everything else is 404.
+  const redirSeen: Array<{ path: string; query: string; ua: string }> = []
+  origins.redirecting = {
+    seen: redirSeen,
+    server: Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch(req) {
+        const url = new URL(req.url)
+        redirSeen.push({ path: url.pathname, query: url.search, ua: req.headers.get("user-agent") ?? "" })
+        if (url.pathname === "/") return Response.redirect(`http://127.0.0.1:${origins.blocking.server.port}/`, 302)
+        return new Response("not found", { status: 404 })
+      }
+    })
+  }
   // Answers the home page, never answers anything else: each canary must give up on its own.
   const hangSeen: Array<{ path: string; query: string; ua: string }> = []
   origins.hanging = {
@@ -101,6 +116,8 @@ beforeAll(async () => {
     "token.test": { A: ["127.0.0.1"] },
     "other.test": { A: ["127.0.0.1"] },
     "slow.test": { A: ["127.0.0.1"] },
+    "redir.test": { A: ["127.0.0.1"] },
+    "_domain-intel-verify.redir.test": { TXT: ["verify=redir"] },
     "_domain-intel-verify.slow.test": { TXT: ["verify=slow"] }
   })
   svc = await startService({ dnsResolvers: [{ host: "127.0.0.1", port: dns.port }], dnsTimeoutMs: 1000 })
@@ -312,6 +329,18 @@ describe("active probe", () => {
     expect(body.active_probe.summary.enforcement).toBe("none")
     expect(o.seen.filter((s) => s.path !== "/").length).toBe(5)
   }, 30_000)
+
+  test("a redirect to a host outside the proven domain does not receive the canaries", async () => {
+    const o = origins.redirecting
+    o.seen.length = 0
+    origins.blocking.seen.length = 0
+    const { body } = await waf(`http://redir.test:${o.server.port}/`, { active: "true" })
+    expect(body.final_url).toBe(`http://127.0.0.1:${origins.blocking.server.port}/`)
+    expect(body.active_probe.probed).toBe(true)
+    expect(body.active_probe.target).toBe(`http://redir.test:${o.server.port}`)
+    expect(origins.blocking.seen.filter((s) => s.path !== "/").length).toBe(0)
+    expect(o.seen.filter((s) => s.path !== "/").length).toBe(5)
+  })
 
   test("without active_probe=true no probe runs and active_probe is null", async () => {
     const o = origins.blocking
