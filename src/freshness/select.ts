@@ -36,9 +36,12 @@ const structuredPublished = (s: RawSignal) =>
   (s.source.startsWith("meta:") || s.source.startsWith("json-ld:") || s.source.startsWith("microdata:")) && s.type === "published"
 
 /**
- * Reliability tier for a publication date (lower is better):
- * 0 complete URL date, 1 structured published (meta, JSON-LD, microdata), 2 <time pubdate> / time in a date element,
- * 3 other <time>, 4 text in a date element, 5 created, 6 main-text date, 7 modified signals, 9 boilerplate.
+ * Reliability tier for a publication date (lower is better; docs/page.md has the table):
+ * 0 complete URL date; 1 structured published (meta, JSON-LD, microdata); 2 <time pubdate> or a
+ * <time> in a date element; 3 other <time>; 4 text in a date element; 4.5 generic date metas;
+ * 5 created dates and uploadDate; 5.5 dated elements in related/sidebar regions; 6 main-text dates;
+ * 7 modification dates; 8 link text; 9 other boilerplate; 10 JSON keys in the source; 11 compact
+ * dates in the source; 12 copyright-line dates; 99 never (Last-Modified, comments).
  */
 /** Generic date metas: often stamped on every edit, so weaker than a visible dateline. */
 const weakMeta = new Set(["meta:date", "meta:dc.date", "meta:dcterms.date", "meta:dc:date"])
