@@ -17,4 +17,4 @@ if [ ${#missing[@]} -gt 0 ]; then
     echo "missing Debian packages (install them as root): ${missing[*]}" >&2
   fi
 fi
-exec ./node_modules/.bin/bun test "$@"
+exec ./node_modules/.bin/bun test --timeout 60000 "$@"

@@ -1,6 +1,10 @@
 /** The whole REST interface: one group per feature, the shared errors at API level. */
 import { HttpApi, OpenApi } from "@effect/platform"
+import { AlertsApi } from "./alerts/api"
+import { AnalyticsApi } from "./analytics/api"
 import { InternalErrorWire, InvalidRequestWire } from "./domain/errors"
+import { CtApi } from "./ct/api"
+import { DnsApi } from "./dns/api"
 import { FreshnessApi } from "./freshness/api"
 import { NetworkApi } from "./network/api"
 import { SystemApi } from "./system/api"
@@ -9,6 +13,10 @@ import { WafApi } from "./waf/api"
 export class Api extends HttpApi.make("domain-intel")
   .add(SystemApi)
   .add(NetworkApi)
+  .add(AnalyticsApi)
+  .add(AlertsApi)
+  .add(DnsApi)
+  .add(CtApi)
   .add(FreshnessApi)
   .add(WafApi)
   .addError(InvalidRequestWire)

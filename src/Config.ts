@@ -52,6 +52,8 @@ export interface AppConfigShape {
   readonly dnssecTrustAnchors: Option.Option<string>
   readonly ctAggregatorUrl: string
   readonly ctCacheTtlS: number
+  /** Total time allowed for one CT aggregator query, retries included (CT_BUDGET_MS, default 25000). */
+  readonly ctBudgetMs: number
   readonly rdapBootstrapUrl: string
   readonly allowPrivateTargets: boolean
   readonly extraCaCerts: Option.Option<string>
@@ -60,6 +62,8 @@ export interface AppConfigShape {
   readonly logFormat: string
   readonly requestLogRetentionDays: number
   readonly webhookSigningSecret: Redacted.Redacted<string>
+  /** First retry delay of a failed webhook delivery; doubles per attempt (docs/analytics.md). */
+  readonly webhookRetryBaseMs: number
 }
 
 const config = Config.all({
@@ -75,6 +79,7 @@ const config = Config.all({
   dnssecTrustAnchors: Config.string("DNSSEC_TRUST_ANCHORS").pipe(Config.option),
   ctAggregatorUrl: Config.string("CT_AGGREGATOR_URL").pipe(Config.withDefault("https://crt.sh")),
   ctCacheTtlS: Config.integer("CT_CACHE_TTL_S").pipe(Config.withDefault(1800)),
+  ctBudgetMs: Config.integer("CT_BUDGET_MS").pipe(Config.withDefault(25000)),
   rdapBootstrapUrl: Config.string("RDAP_BOOTSTRAP_URL").pipe(
     Config.withDefault("https://data.iana.org/rdap/dns.json")
   ),
@@ -86,7 +91,8 @@ const config = Config.all({
   requestLogRetentionDays: Config.integer("REQUEST_LOG_RETENTION_DAYS").pipe(Config.withDefault(90)),
   webhookSigningSecret: Config.redacted("WEBHOOK_SIGNING_SECRET").pipe(
     Config.withDefault(Redacted.make("domain-intel-webhook"))
-  )
+  ),
+  webhookRetryBaseMs: Config.integer("WEBHOOK_RETRY_BASE_MS").pipe(Config.withDefault(5000))
 })
 
 export class AppConfig extends Context.Tag("domain-intel/AppConfig")<AppConfig, AppConfigShape>() {

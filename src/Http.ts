@@ -5,11 +5,20 @@
 import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
 import { BunHttpServer } from "@effect/platform-bun"
 import { Effect, Layer } from "effect"
+import { AlertsLive } from "./alerts/http"
+import { AlertsWorkers } from "./alerts/Workers"
 import { Api } from "./Api"
+import { AnalyticsLive } from "./analytics/http"
+import { AnalyticsWorkers } from "./analytics/Pruning"
 import { AuthLive } from "./auth/Auth"
 import { Keys } from "./auth/Keys"
 import { AppConfig } from "./Config"
+import { CtAggregator } from "./ct/CtAggregator"
+import { CtLive } from "./ct/http"
 import { DnsResolver } from "./dns/DnsResolver"
+import { DnsLive } from "./dns/http"
+import { ZoneHygiene } from "./dns/zone/ZoneHygiene"
+import { DnssecValidator } from "./dnssec/DnssecValidator"
 import { ContentFreshness } from "./freshness/ContentFreshness"
 import { FreshnessLive } from "./freshness/http"
 import { observe, renderErrors } from "./http/middleware"
@@ -30,13 +39,17 @@ export const routeTable = makeRouteTable(Api, rawRoutes)
 
 /** Services shared by the server and the CLI. */
 export const ServicesLive = Layer.mergeAll(Keys.Default, Quota.Default, RequestLog.Default).pipe(
-  Layer.provideMerge(Layer.mergeAll(HttpProbe.Live).pipe(Layer.provideMerge(DnsResolver.Live))),
+  Layer.provideMerge(ZoneHygiene.Live),
+  Layer.provideMerge(Layer.mergeAll(HttpProbe.Live, DnssecValidator.Live, CtAggregator.Live).pipe(Layer.provideMerge(DnsResolver.Live))),
   Layer.provideMerge(SqlLive)
 )
 
-const GroupsLive = Layer.mergeAll(SystemLive, NetworkLive, FreshnessLive, WafLive).pipe(
+const GroupsLive = Layer.mergeAll(SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive).pipe(
   Layer.provide(Layer.mergeAll(ContentFreshness.Live, WafDetection.Live))
 )
+
+/** Background fibers (alert evaluator and outbox, request-log pruning), scoped to the server. */
+const WorkersLive = Layer.mergeAll(AlertsWorkers, AnalyticsWorkers)
 
 const ApiLive = HttpApiBuilder.api(Api).pipe(
   Layer.provide(GroupsLive),
@@ -49,6 +62,7 @@ export const AppLive = HttpApiBuilder.serve(observe(routeTable)).pipe(
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(renderErrors),
   Layer.provide(ApiLive),
+  Layer.provide(WorkersLive),
   HttpServer.withLogAddress
 )
 

@@ -18,6 +18,8 @@ export interface DnsQuestion {
   readonly recursionDesired?: boolean
   /** Set the EDNS0 DO bit (DNSSEC records wanted). */
   readonly dnssec?: boolean
+  /** Set the CD bit: ask a validating resolver for the data even when it would judge it bogus. */
+  readonly checkingDisabled?: boolean
   /** Use TCP from the start. */
   readonly tcp?: boolean
   readonly timeoutMs?: number
@@ -41,15 +43,25 @@ export class DnsFailure extends Data.TaggedError("DnsFailure")<{ readonly server
 export class DnsMalformed extends Data.TaggedError("DnsMalformed")<{ readonly server: string; readonly name: string; readonly reason: string }> {
   get message() { return `malformed DNS answer for ${this.name} from ${this.server}: ${this.reason}` }
 }
-export type DnsError = DnsTimeout | DnsFailure | DnsMalformed
+/** The server answered with an error rcode (SERVFAIL, NXDOMAIN, REFUSED, NOTAUTH, ...). */
+export class DnsRcode extends Data.TaggedError("DnsRcode")<{ readonly server: string; readonly name: string; readonly rcode: string }> {
+  get message() { return `DNS query for ${this.name} to ${this.server} answered ${this.rcode}` }
+}
+export type DnsError = DnsTimeout | DnsFailure | DnsMalformed | DnsRcode
 
-const fmt = (s: ResolverAddress) => (s.host.includes(":") ? `[${s.host}]:${s.port}` : `${s.host}:${s.port}`)
+/** Turns an error rcode into a typed `DnsRcode` failure; NOERROR passes. NXDOMAIN fails too unless allowed. */
+export const requireNoError = (ans: DnsAnswerSet, name: string, allowNxdomain = false): Effect.Effect<DnsAnswerSet, DnsRcode> =>
+  ans.rcode === "NOERROR" || (allowNxdomain && ans.rcode === "NXDOMAIN")
+    ? Effect.succeed(ans)
+    : Effect.fail(new DnsRcode({ server: fmt(ans.server), name, rcode: ans.rcode }))
+
+export const fmt = (s: ResolverAddress) => (s.host.includes(":") ? `[${s.host}]:${s.port}` : `${s.host}:${s.port}`)
 
 const encodeQuery = (q: DnsQuestion, id: number): Buffer =>
   packet.encode({
     type: "query",
     id,
-    flags: q.recursionDesired === false ? 0 : packet.RECURSION_DESIRED,
+    flags: (q.recursionDesired === false ? 0 : packet.RECURSION_DESIRED) | (q.checkingDisabled ? packet.CHECKING_DISABLED : 0),
     questions: [{ type: q.type as any, name: q.name, class: "IN" }],
     additionals: [{
       type: "OPT",
@@ -67,6 +79,7 @@ const decodeAnswer = (buf: Buffer, q: DnsQuestion, id: number, server: ResolverA
     throw new DnsMalformed({ server: fmt(server), name: q.name, reason: String((e as Error).message ?? e) })
   }
   if (p.id !== id) throw new DnsMalformed({ server: fmt(server), name: q.name, reason: "answer id does not match the query" })
+  if (p.type !== "response") throw new DnsMalformed({ server: fmt(server), name: q.name, reason: "message is not a response" })
   const flags = p.flags ?? 0
   return {
     rcode: (p as any).rcode ?? "NOERROR",
@@ -87,6 +100,7 @@ const udpExchange = (q: DnsQuestion, server: ResolverAddress, timeoutMs: number)
   Effect.async<DnsAnswerSet, DnsError>((resume) => {
     const id = Math.floor(Math.random() * 65535)
     const socket = dgram.createSocket(net.isIPv6(server.host) ? "udp6" : "udp4")
+    let lastMalformed: DnsMalformed | undefined
     let done = false
     const finish = (eff: Effect.Effect<DnsAnswerSet, DnsError>) => {
       if (done) return
@@ -95,7 +109,10 @@ const udpExchange = (q: DnsQuestion, server: ResolverAddress, timeoutMs: number)
       try { socket.close() } catch { /* already closed */ }
       resume(eff)
     }
-    const timer = setTimeout(() => finish(Effect.fail(new DnsTimeout({ server: fmt(server), name: q.name }))), timeoutMs)
+    const timer = setTimeout(
+      () => finish(Effect.fail(lastMalformed ?? new DnsTimeout({ server: fmt(server), name: q.name }))),
+      timeoutMs
+    )
     socket.on("error", (e) => finish(Effect.fail(new DnsFailure({ server: fmt(server), name: q.name, reason: e.message }))))
     socket.on("message", (msg) => {
       try {
@@ -107,8 +124,9 @@ const udpExchange = (q: DnsQuestion, server: ResolverAddress, timeoutMs: number)
         if (e instanceof DnsMalformed) lastMalformed = e
       }
     })
-    let lastMalformed: DnsMalformed | undefined
-    socket.send(encodeQuery(q, id), server.port, server.host)
+    socket.send(encodeQuery(q, id), server.port, server.host, (err) => {
+      if (err) finish(Effect.fail(new DnsFailure({ server: fmt(server), name: q.name, reason: err.message })))
+    })
     return Effect.sync(() => finish(Effect.fail(new DnsTimeout({ server: fmt(server), name: q.name }))))
   })
 
@@ -159,6 +177,94 @@ export const exchange = (q: DnsQuestion, server: ResolverAddress, timeoutMs: num
     ? tcpExchange(q, server, timeoutMs)
     : Effect.flatMap(udpExchange(q, server, timeoutMs), (ans) => (ans.flags.tc ? tcpExchange(q, server, timeoutMs) : Effect.succeed(ans)))
 
+export interface ZoneTransfer {
+  /** Every record of the transfer, the opening and the closing SOA included. */
+  readonly records: ReadonlyArray<packet.Answer>
+  /** How many DNS messages carried the transfer. */
+  readonly messages: number
+}
+
+/**
+ * AXFR over TCP (RFC 5936): one query, then as many length-prefixed messages as the server
+ * sends, until the SOA that closes the transfer. A refusal is a `DnsRcode`; a server that stops
+ * early, sends garbage or never closes is a `DnsFailure`/`DnsMalformed`/`DnsTimeout`.
+ * Bounded: at most `maxRecords` records and `timeoutMs` in all.
+ */
+export const axfr = (
+  zone: string,
+  server: ResolverAddress,
+  timeoutMs: number,
+  maxRecords = 200_000
+): Effect.Effect<ZoneTransfer, DnsError> =>
+  Effect.async<ZoneTransfer, DnsError>((resume) => {
+    const id = Math.floor(Math.random() * 65535)
+    const q: DnsQuestion = { name: zone, type: "AXFR", recursionDesired: false }
+    const socket = net.connect({ host: server.host, port: server.port })
+    const records: Array<packet.Answer> = []
+    let messages = 0
+    let soaSeen = 0
+    let done = false
+    let buf = Buffer.alloc(0)
+    const srv = fmt(server)
+    const finish = (eff: Effect.Effect<ZoneTransfer, DnsError>) => {
+      if (done) return
+      done = true
+      clearTimeout(timer)
+      socket.destroy()
+      resume(eff)
+    }
+    const timer = setTimeout(() => finish(Effect.fail(new DnsTimeout({ server: srv, name: zone }))), timeoutMs)
+    socket.on("connect", () => {
+      const msg = packet.encode({
+        type: "query",
+        id,
+        flags: 0,
+        questions: [{ type: "AXFR" as any, name: zone, class: "IN" }]
+      })
+      const len = Buffer.alloc(2)
+      len.writeUInt16BE(msg.length)
+      socket.write(Buffer.concat([len, msg]))
+    })
+    socket.on("data", (d: Buffer) => {
+      buf = Buffer.concat([buf, d])
+      while (!done && buf.length >= 2) {
+        const n = buf.readUInt16BE(0)
+        if (buf.length < 2 + n) return
+        const raw = buf.subarray(2, 2 + n)
+        buf = buf.subarray(2 + n)
+        let ans: DnsAnswerSet
+        try {
+          ans = decodeAnswer(raw, q, id, server)
+        } catch (e) {
+          return finish(Effect.fail(e as DnsError))
+        }
+        messages++
+        if (ans.rcode !== "NOERROR") {
+          return finish(Effect.fail(new DnsRcode({ server: srv, name: zone, rcode: ans.rcode })))
+        }
+        for (const r of ans.answers) {
+          if (records.length === 0 && r.type !== "SOA") {
+            return finish(Effect.fail(new DnsMalformed({ server: srv, name: zone, reason: "transfer does not start with the SOA" })))
+          }
+          records.push(r)
+          if (r.type === "SOA") soaSeen++
+          if (soaSeen >= 2) return finish(Effect.succeed({ records, messages }))
+          if (records.length > maxRecords) {
+            return finish(Effect.fail(new DnsFailure({ server: srv, name: zone, reason: `transfer larger than ${maxRecords} records` })))
+          }
+        }
+        if (ans.answers.length === 0) {
+          return finish(Effect.fail(new DnsFailure({ server: srv, name: zone, reason: "empty transfer message" })))
+        }
+      }
+    })
+    socket.on("error", (e) => finish(Effect.fail(new DnsFailure({ server: srv, name: zone, reason: e.message }))))
+    socket.on("close", () =>
+      finish(Effect.fail(new DnsFailure({ server: srv, name: zone, reason: records.length === 0 ? "connection closed before an answer" : "connection closed before the closing SOA" })))
+    )
+    return Effect.sync(() => finish(Effect.fail(new DnsTimeout({ server: srv, name: zone }))))
+  })
+
 export interface DnsResolverShape {
   /** One question, to `q.server` or to the configured recursive resolvers in turn. */
   readonly query: (q: DnsQuestion) => Effect.Effect<DnsAnswerSet, DnsError>
@@ -178,7 +284,7 @@ export const makeResolver = (resolvers: ReadonlyArray<ResolverAddress>, timeoutM
       exchange(q, resolvers[i], timeout).pipe(
         Effect.filterOrFail(
           (a) => a.rcode !== "SERVFAIL" && a.rcode !== "REFUSED",
-          (a) => new DnsFailure({ server: fmt(resolvers[i]), name: q.name, reason: a.rcode })
+          (a) => new DnsRcode({ server: fmt(resolvers[i]), name: q.name, rcode: a.rcode })
         ),
         Effect.catchAll((e) => (i + 1 < resolvers.length ? attempt(i + 1) : Effect.fail(e)))
       )

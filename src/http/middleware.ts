@@ -59,6 +59,11 @@ export const errorResponse = (cause: Cause.Cause<unknown>): Effect.Effect<HttpSe
       return Effect.succeed(json(400, errorBody("invalid_request", "the request body could not be read as JSON")))
     }
   }
+  // The HttpApi body reader dies (rather than fails) on a body that is not valid JSON.
+  const defect = Cause.dieOption(cause)
+  if (Option.isSome(defect) && (defect.value as any)?._tag === "RequestError") {
+    return Effect.succeed(json(400, errorBody("invalid_request", "the request body is not valid JSON")))
+  }
   if (Cause.isInterruptedOnly(cause)) {
     return Effect.succeed(json(503, errorBody("internal_error", "the request was interrupted")))
   }

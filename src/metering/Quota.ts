@@ -1,7 +1,7 @@
 /**
  * Monthly quota per organization (SPEC.md Limits). The count of the current UTC month is loaded
- * once per organization from the request log, then kept in memory and advanced on every
- * counted request, so the check costs no I/O on the hot path.
+ * once per organization from `quota_usage` (kept by the request-log writer), then kept in
+ * memory and advanced on every counted request, so the check costs no I/O on the hot path.
  */
 import { SqlClient } from "@effect/sql"
 import { Cache, Clock, Duration, Effect } from "effect"
@@ -17,8 +17,8 @@ export const nextMonthStart = (ms: number): number => {
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)
 }
 
-/** Statuses that never count: refused before or at the quota gate. */
-export const uncountedStatuses = [401, 429] as const
+/** Requests refused before or at the quota gate (401, 429) never count. */
+export const countsAgainstQuota = (status: number) => status !== 401 && status !== 429
 
 export type QuotaDecision =
   | { readonly _tag: "Allowed"; readonly limit: number; readonly remaining: number }
@@ -35,10 +35,9 @@ export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
       lookup: (key: string) =>
         Effect.gen(function*() {
           const [orgId, start] = key.split("|")
-          const rows = yield* sql<{ n: number }>`
-            SELECT COUNT(*) AS n FROM request_log
-            WHERE org_id = ${orgId} AND ts >= ${Number(start)} AND status NOT IN (401, 429)`
-          return { used: rows[0]?.n ?? 0 }
+          const rows = yield* sql<{ used: number }>`
+            SELECT used FROM quota_usage WHERE org_id = ${orgId} AND month = ${Number(start)}`
+          return { used: rows[0]?.used ?? 0 }
         }).pipe(Effect.orDie)
     })
 

@@ -1,10 +1,32 @@
 import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { writeRollups } from "../analytics/rollup"
+import { countsAgainstQuota, monthStart } from "./Quota"
 import type { RequestRecord } from "./RequestLog"
+
+/** Adds the batch's counted requests to each organization's monthly usage. */
+const writeQuotaUsage = (sql: SqlClient.SqlClient, batch: ReadonlyArray<RequestRecord>) => {
+  const sums = new Map<string, { org_id: string; month: number; used: number }>()
+  for (const r of batch) {
+    if (!countsAgainstQuota(r.status)) continue
+    const month = monthStart(r.ts)
+    const key = `${r.orgId}|${month}`
+    const entry = sums.get(key)
+    if (entry) entry.used++
+    else sums.set(key, { org_id: r.orgId, month, used: 1 })
+  }
+  if (sums.size === 0) return Effect.void
+  return sql`INSERT INTO quota_usage ${sql.insert([...sums.values()])}
+    ON CONFLICT (org_id, month) DO UPDATE SET used = used + excluded.used`.pipe(Effect.asVoid)
+}
 
 const chunk = 400
 
-/** Writes one batch of request records in a single transaction. */
+/**
+ * Writes one batch of request records in a single transaction: the raw rows first (which takes
+ * SQLite's write lock), then the analytics rollups (src/analytics/rollup.ts), so the log and
+ * its rollups never disagree.
+ */
 export const writeBatch = (sql: SqlClient.SqlClient, batch: ReadonlyArray<RequestRecord>) =>
   sql.withTransaction(
     Effect.forEach(
@@ -24,5 +46,8 @@ export const writeBatch = (sql: SqlClient.SqlClient, batch: ReadonlyArray<Reques
           })))
         }`,
       { discard: true }
+    ).pipe(
+      Effect.zipRight(writeQuotaUsage(sql, batch)),
+      Effect.zipRight(writeRollups(sql, batch))
     )
   )

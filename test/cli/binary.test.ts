@@ -7,6 +7,7 @@ import { spawn, spawnSync } from "node:child_process"
 import { copyFileSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { randomPort, waitUntilUp } from "../support/process"
 
 const root = resolve(import.meta.dir, "../..")
 const work = mkdtempSync(join(tmpdir(), "di-bin-"))
@@ -45,7 +46,7 @@ describe("single binary", () => {
   })
 
   test("serve creates the default organization, prints its key once, and answers an http-check", async () => {
-    const port = 20000 + Math.floor(Math.random() * 20000)
+    const port = randomPort()
     const db = join(work, "serve.db")
     const child = spawn(binary, ["serve"], {
       cwd: work,
@@ -56,13 +57,7 @@ describe("single binary", () => {
     child.stdout.on("data", (d) => (out += d))
     const exited = new Promise<number | null>((r) => child.on("exit", (c) => r(c)))
     try {
-      const deadline = Date.now() + 20000
-      let up = false
-      while (!up && Date.now() < deadline) {
-        up = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)
-        if (!up) await Bun.sleep(100)
-      }
-      expect(up).toBe(true)
+      expect(await waitUntilUp(`http://127.0.0.1:${port}/healthz`)).toBe(true)
       const key = out.trim().split("\n").pop()!
       expect(key).toMatch(/^di_/)
       const res = await fetch(
@@ -88,13 +83,7 @@ describe("single binary", () => {
     let out2 = ""
     again.stdout.on("data", (d) => (out2 += d))
     try {
-      const deadline = Date.now() + 20000
-      let up = false
-      while (!up && Date.now() < deadline) {
-        up = await fetch(`http://127.0.0.1:${port + 1}/healthz`).then((r) => r.ok, () => false)
-        if (!up) await Bun.sleep(100)
-      }
-      expect(up).toBe(true)
+      expect(await waitUntilUp(`http://127.0.0.1:${port + 1}/healthz`)).toBe(true)
       expect(out2).not.toContain("di_")
     } finally {
       again.kill("SIGKILL")

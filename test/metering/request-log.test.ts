@@ -5,6 +5,7 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Database } from "bun:sqlite"
+import { randomPort, waitUntilUp } from "../support/process"
 import { startService, type TestService } from "../support/service"
 
 let svc: TestService
@@ -55,7 +56,7 @@ describe("shutdown", () => {
   test("SIGTERM flushes every buffered record before exit", async () => {
     const dir = mkdtempSync(join(tmpdir(), "di-sigterm-"))
     const db = join(dir, "db.sqlite")
-    const port = 20000 + Math.floor(Math.random() * 20000)
+    const port = randomPort()
     const child = spawn(process.execPath, ["src/main.ts", "serve"], {
       env: { ...process.env, DATABASE_URL: `sqlite:${db}`, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "error" },
       stdio: ["ignore", "pipe", "pipe"]
@@ -64,14 +65,8 @@ describe("shutdown", () => {
     child.stdout.on("data", (d) => (out += d))
     const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)))
     try {
-      const deadline = Date.now() + 20000
-      while (!out.includes("di_") && Date.now() < deadline) await Bun.sleep(50)
+      expect(await waitUntilUp(`http://127.0.0.1:${port}/healthz`)).toBe(true)
       const key = out.trim().split("\n").pop()!
-      while (Date.now() < deadline) {
-        const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)
-        if (ok) break
-        await Bun.sleep(50)
-      }
       const n = 300
       const statuses = await Promise.all(
         Array.from({ length: n }, () =>

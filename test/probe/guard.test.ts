@@ -10,7 +10,7 @@ import { startDnsServer, type TestDnsServer } from "../support/dnsServer"
 import { startService, type TestService } from "../support/service"
 
 describe("classifyAddress", () => {
-  const table: Array<[string, string]> = [
+  const table: Array<[string, "public" | "private" | "metadata"]> = [
     ["8.8.8.8", "public"],
     ["2606:4700::1111", "public"],
     ["127.0.0.1", "private"],

@@ -3,7 +3,11 @@
  * (`fromFileSystem` cannot read `/$bunfs`). Add new ones here in order.
  */
 import m0001 from "./0001_init"
+import m0004 from "./0004_analytics"
+import m0006 from "./0006_quota_usage"
 
 export const migrations = {
-  "0001_init": m0001
+  "0001_init": m0001,
+  "0004_analytics": m0004,
+  "0006_quota_usage": m0006
 }

@@ -1,0 +1,91 @@
+import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
+import { Effect, Layer, ParseResult, Schema } from "effect"
+import { Api } from "../Api"
+import { CurrentOrg } from "../auth/Auth"
+import { InvalidRequest, TargetForbidden } from "../domain/errors"
+import { parseTarget, vetTarget } from "../probe/guard"
+import { isMetadataName } from "../probe/guard"
+import { Alerts } from "./Alerts"
+import type { Channel } from "./analyze"
+import { ResolveBody } from "./api"
+
+/**
+ * Webhook URLs naming an IP literal or a metadata host are judged now (no DNS needed); names
+ * are vetted again at every delivery, where their addresses are known.
+ */
+const checkChannels = (channels: ReadonlyArray<Channel> | undefined) =>
+  Effect.forEach(channels ?? [], (c) => {
+    if (c.type !== "webhook") return Effect.void
+    const t = parseTarget(c.url)
+    if (!("url" in t)) return Effect.fail(t)
+    if (!t.literal && !isMetadataName(t.host)) return Effect.void
+    return vetTarget(t).pipe(
+      Effect.asVoid,
+      Effect.catchAll((e) => e instanceof TargetForbidden ? Effect.fail(e) : Effect.void)
+    )
+  }, { discard: true })
+
+/** Resolve's body is optional: none, empty, or `{ "notes": "…" }`. */
+const resolveNotes = Effect.gen(function*() {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const text = yield* request.text.pipe(
+    Effect.mapError(() => new InvalidRequest({ message: "the request body could not be read" }))
+  )
+  if (text.trim().length === 0) return null
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    return yield* new InvalidRequest({ message: "the request body is not valid JSON" })
+  }
+  const body = yield* Schema.decodeUnknown(ResolveBody)(json).pipe(
+    Effect.mapError((e) => new InvalidRequest({ message: ParseResult.TreeFormatter.formatErrorSync(e) }))
+  )
+  return body.notes ?? null
+})
+
+export const AlertsLive = HttpApiBuilder.group(Api, "alerts", (handlers) =>
+  Effect.gen(function*() {
+    const alerts = yield* Alerts
+    return handlers
+      .handle("createAlertRule", ({ payload }) =>
+        Effect.gen(function*() {
+          const org = yield* CurrentOrg
+          yield* checkChannels(payload.channels)
+          const rule = yield* alerts.createRule(org.id, {
+            name: payload.name,
+            metric: payload.metric,
+            operator: payload.operator,
+            threshold_value: payload.threshold_value,
+            window_minutes: payload.window_minutes,
+            channels: payload.channels ?? [],
+            cooldown_minutes: payload.cooldown_minutes ?? 15,
+            enabled: payload.enabled ?? true
+          })
+          return { rule }
+        }))
+      .handle("listAlertRules", () =>
+        Effect.flatMap(CurrentOrg, (org) => Effect.map(alerts.listRules(org.id), (rules) => ({ rules }))))
+      .handle("getAlertRule", ({ path }) =>
+        Effect.flatMap(CurrentOrg, (org) => Effect.map(alerts.getRule(org.id, path.id), (rule) => ({ rule }))))
+      .handle("updateAlertRule", ({ path, payload }) =>
+        Effect.gen(function*() {
+          const org = yield* CurrentOrg
+          yield* checkChannels(payload.channels)
+          return { rule: yield* alerts.updateRule(org.id, path.id, payload) }
+        }))
+      .handle("deleteAlertRule", ({ path }) => Effect.flatMap(CurrentOrg, (org) => alerts.deleteRule(org.id, path.id)))
+      .handle("listAlertHistory", ({ urlParams }) =>
+        Effect.flatMap(CurrentOrg, (org) => Effect.map(alerts.history(org.id, urlParams), (list) => ({ alerts: list }))))
+      .handle("acknowledgeAlert", ({ path }) =>
+        Effect.flatMap(CurrentOrg, (org) =>
+          Effect.map(alerts.acknowledge(org.id, path.id), (alert) => ({ acknowledged: true, alert }))))
+      .handle("resolveAlert", ({ path }) =>
+        Effect.gen(function*() {
+          const org = yield* CurrentOrg
+          const notes = yield* resolveNotes
+          const alert = yield* alerts.resolve(org.id, path.id, notes)
+          return { resolved: true, alert }
+        }))
+  })
+).pipe(Layer.provide(Alerts.Default))

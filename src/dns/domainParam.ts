@@ -1,0 +1,21 @@
+/** The `domain` query parameter of the DNS and CT operations: a bare domain name (a URL is reduced to its host). */
+import { isIP } from "node:net"
+import { InvalidRequest } from "../domain/errors"
+
+export const normalizeDomain = (input: string): string | InvalidRequest => {
+  let s = input.trim().toLowerCase()
+  if (s.length === 0) return new InvalidRequest({ message: "domain is required" })
+  if (/^[a-z][a-z0-9+.-]*:\/\//.test(s)) {
+    try {
+      s = new URL(s).hostname
+    } catch {
+      return new InvalidRequest({ message: `not a valid domain or URL: ${input}` })
+    }
+  }
+  s = s.replace(/\.$/, "")
+  if (isIP(s.replace(/^\[|\]$/g, "")) !== 0) return new InvalidRequest({ message: "domain must be a domain name, not an IP address" })
+  if (s.length > 253 || !/^([a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)(\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)*$/.test(s)) {
+    return new InvalidRequest({ message: `not a valid domain name: ${input}` })
+  }
+  return s
+}

@@ -1,0 +1,272 @@
+/**
+ * Zone Hygiene: enumerate the authoritative nameservers, then run the nine checks of SPEC.md
+ * concurrently, each bounded in time. A check that fails or runs out of time becomes
+ * `{ incomplete }` (a limitation and an info finding in the report), never a 500.
+ * Nameserver addresses pass the target guard's classification: non-public addresses are not
+ * queried unless ALLOW_PRIVATE_TARGETS, cloud metadata addresses never.
+ */
+import { Clock, Context, Duration, Effect, Layer } from "effect"
+import type * as packet from "dns-packet"
+import { AppConfig, type ResolverAddress } from "../../Config"
+import { CtAggregator } from "../../ct/CtAggregator"
+import { DnssecValidator } from "../../dnssec/DnssecValidator"
+import { classifyAddress } from "../../probe/guard"
+import { axfr, DnsResolver, type DnsAnswerSet, type DnsError } from "../DnsResolver"
+import {
+  analyze,
+  SENSITIVE_NAMES,
+  type AxfrObservation,
+  type CaaObservation,
+  type CaaRecord,
+  type ExposedName,
+  type Incomplete,
+  type NameserverObservation,
+  type OpenResolverObservation,
+  type SensitiveObservation,
+  type SoaFields,
+  type SoaObservation,
+  type WildcardObservation,
+  type ZoneHygieneReport
+} from "./analyze"
+
+const norm = (n: string) => n.toLowerCase().replace(/\.$/, "")
+
+const soaOf = (ans: DnsAnswerSet, zone: string): SoaFields | null => {
+  const r = ans.answers.find((a) => a.type === "SOA" && norm(a.name) === zone)
+  if (!r) return null
+  const d: any = (r as any).data
+  return { serial: d.serial >>> 0, primary_ns: norm(String(d.mname)), rname: norm(String(d.rname)), refresh: d.refresh >>> 0, retry: d.retry >>> 0, expire: d.expire >>> 0, minimum: d.minimum >>> 0 }
+}
+
+const errText = (e: DnsError): string =>
+  e._tag === "DnsTimeout" ? "timeout" : e._tag === "DnsRcode" ? e.rcode : e._tag === "DnsMalformed" ? `malformed answer: ${e.reason}` : e.reason
+
+/** A and AAAA data and the first CNAME hop for `name` from an answer section. */
+const addressesIn = (answers: ReadonlyArray<packet.Answer>, name: string) => {
+  const cname = answers.find((a) => a.type === "CNAME" && norm(a.name) === name)
+  const ips = answers.filter((a) => a.type === "A" || a.type === "AAAA").map((a) => String((a as any).data))
+  return { ips, cname: cname ? norm(String((cname as any).data)) : null }
+}
+
+const randomLabel = () => `di-wc-${Math.random().toString(36).slice(2, 12)}`
+
+export interface ZoneHygieneShape {
+  readonly audit: (domain: string) => Effect.Effect<ZoneHygieneReport & { readonly timings_ms: Readonly<Record<string, number>> }>
+}
+
+export const makeZoneHygiene = Effect.gen(function*() {
+  const config = yield* AppConfig
+  const resolver = yield* DnsResolver
+  const validator = yield* DnssecValidator
+  const ct = yield* CtAggregator
+  const authPort = config.dnsAuthPort
+  const timeoutMs = config.dnsTimeoutMs
+  const checkBudgetMs = Math.max(10_000, 5 * timeoutMs)
+
+  const bounded = <A>(name: string, eff: Effect.Effect<A, unknown>): Effect.Effect<A | Incomplete> =>
+    eff.pipe(
+      Effect.timeoutFail({ duration: Duration.millis(checkBudgetMs), onTimeout: () => ({ incomplete: `no result within ${checkBudgetMs} ms` }) }),
+      Effect.catchAllCause((cause) => {
+        const f = cause._tag === "Fail" ? (cause.error as any) : undefined
+        const msg = f?.incomplete ?? f?.message ?? `${name} failed unexpectedly`
+        return Effect.succeed<Incomplete>({ incomplete: String(msg) })
+      })
+    )
+
+  const allowed = (ip: string): string | null => {
+    const c = classifyAddress(ip)
+    if (c === "metadata") return "cloud metadata address"
+    if (c === "private" && !config.allowPrivateTargets) return "non-public address"
+    return null
+  }
+
+  const enumerate = (zone: string) =>
+    Effect.gen(function*() {
+      const ans = yield* Effect.either(resolver.query({ name: zone, type: "NS" }))
+      if (ans._tag === "Left") return { nsError: errText(ans.left), nameservers: [] as Array<NameserverObservation> }
+      if (ans.right.rcode === "NXDOMAIN") return { nsError: `${zone} does not exist (NXDOMAIN)`, nameservers: [] }
+      const names = [...new Set(ans.right.answers.filter((a) => a.type === "NS" && norm(a.name) === zone).map((a) => norm(String((a as any).data))))].slice(0, 13)
+      if (names.length === 0) return { nsError: `no NS records at ${zone} (not a zone apex?)`, nameservers: [] }
+      const nameservers = yield* Effect.forEach(names, (name) =>
+        resolver.lookupAddresses(name).pipe(
+          Effect.map((ips) => [...new Set(ips)].slice(0, 4)),
+          Effect.catchAll(() => Effect.succeed([] as Array<string>)),
+          Effect.map((ips): NameserverObservation => {
+            const reasons = ips.map(allowed)
+            const skipped = ips.length === 0 ? "no address" : reasons.every((r) => r !== null) ? `${reasons[0]} (${ips.join(", ")})` : null
+            return { name, ips, skipped }
+          })
+        ), { concurrency: "unbounded" })
+      return { nsError: null, nameservers }
+    })
+
+  /** (nameserver, ip) pairs that may be queried directly. */
+  const targets = (ns: ReadonlyArray<NameserverObservation>) =>
+    ns.flatMap((n) => n.ips.filter((ip) => allowed(ip) === null).map((ip) => ({ nameserver: n.name, ip, server: { host: ip, port: authPort } as ResolverAddress })))
+
+  const soaCheck = (zone: string, ns: ReadonlyArray<NameserverObservation>) =>
+    Effect.gen(function*() {
+      const auth = Effect.forEach(targets(ns), (t) =>
+        resolver.query({ name: zone, type: "SOA", server: t.server, recursionDesired: false }).pipe(
+          Effect.map((ans): SoaObservation => {
+            const soa = ans.rcode === "NOERROR" ? soaOf(ans, zone) : null
+            return { kind: "authoritative", nameserver: t.nameserver, ip: t.ip, port: authPort, soa, authoritative: ans.flags.aa, error: soa ? null : ans.rcode !== "NOERROR" ? ans.rcode : "no SOA in the answer" }
+          }),
+          Effect.catchAll((e) => Effect.succeed<SoaObservation>({ kind: "authoritative", nameserver: t.nameserver, ip: t.ip, port: authPort, soa: null, authoritative: false, error: errText(e) }))
+        ), { concurrency: "unbounded" })
+      const rec = Effect.forEach(config.dnsResolvers, (r) =>
+        resolver.query({ name: zone, type: "SOA", server: r }).pipe(
+          Effect.map((ans): SoaObservation => {
+            const soa = ans.rcode === "NOERROR" ? soaOf(ans, zone) : null
+            return { kind: "recursive", nameserver: null, ip: r.host, port: r.port, soa, authoritative: false, error: soa ? null : ans.rcode !== "NOERROR" ? ans.rcode : "no SOA in the answer" }
+          }),
+          Effect.catchAll((e) => Effect.succeed<SoaObservation>({ kind: "recursive", nameserver: null, ip: r.host, port: r.port, soa: null, authoritative: false, error: errText(e) }))
+        ), { concurrency: "unbounded" })
+      const [a, b] = yield* Effect.all([auth, rec], { concurrency: 2 })
+      return [...a, ...b]
+    })
+
+  const apexSoa = (zone: string) =>
+    resolver.query({ name: zone, type: "SOA" }).pipe(
+      Effect.catchAll((e) => Effect.fail<Incomplete>({ incomplete: `SOA lookup failed: ${errText(e)}` })),
+      Effect.flatMap((ans) => {
+        const soa = soaOf(ans, zone)
+        return soa ? Effect.succeed(soa) : Effect.fail<Incomplete>({ incomplete: `no SOA for ${zone} (${ans.rcode})` })
+      })
+    )
+
+  const wildcardCheck = (zone: string) =>
+    Effect.gen(function*() {
+      const probes = [`${randomLabel()}.${zone}`, `${randomLabel()}.${zone}`]
+      const results = yield* Effect.forEach(probes, (p) =>
+        Effect.all([resolver.query({ name: p, type: "A" }), resolver.query({ name: p, type: "AAAA" })], { concurrency: 2 }).pipe(
+          Effect.map(([a, aaaa]) => {
+            const x = addressesIn([...a.answers, ...aaaa.answers], p)
+            return x
+          })
+        ), { concurrency: 2 })
+      const cname = results.find((r) => r.cname !== null)?.cname ?? null
+      const ips = [...new Set(results.flatMap((r) => r.ips))].sort()
+      return { probes, ips, cname_target: cname } satisfies WildcardObservation
+    })
+
+  const sensitiveCheck = (zone: string) =>
+    Effect.gen(function*() {
+      let errors = 0
+      const found = yield* Effect.forEach(SENSITIVE_NAMES, (label) => {
+        const name = `${label}.${zone}`
+        return Effect.all([resolver.query({ name, type: "A" }), resolver.query({ name, type: "AAAA" })], { concurrency: 2 }).pipe(
+          Effect.map(([a, aaaa]): ExposedName | null => {
+            if (a.rcode !== "NOERROR" && aaaa.rcode !== "NOERROR") return null
+            const x = addressesIn([...a.answers, ...aaaa.answers], name)
+            if (x.ips.length === 0 && x.cname === null) return null
+            const hasA = a.answers.some((r) => r.type === "A")
+            return { name, ips: [...new Set(x.ips)], record_type: x.cname !== null ? "CNAME" : hasA ? "A" : "AAAA", cname_target: x.cname }
+          }),
+          Effect.catchAll(() => Effect.sync(() => { errors++; return null }))
+        )
+      }, { concurrency: 40 })
+      return { probed: SENSITIVE_NAMES.length, resolved: found.filter((x): x is ExposedName => x !== null), errors } satisfies SensitiveObservation
+    })
+
+  const openResolverCheck = (ns: ReadonlyArray<NameserverObservation>) =>
+    Effect.forEach(targets(ns), (t) =>
+      resolver.query({ name: "a.root-servers.net", type: "A", server: t.server, recursionDesired: true }).pipe(
+        Effect.map((ans): OpenResolverObservation => {
+          const recursive = ans.rcode === "NOERROR" && ans.flags.ra && !ans.flags.aa && ans.answers.some((a) => a.type === "A")
+          const status = recursive ? "recursive_answer" : ans.rcode === "REFUSED" ? "refused" : ans.rcode !== "NOERROR" ? ans.rcode.toLowerCase() : "no_recursion"
+          return { nameserver: t.nameserver, ip: t.ip, is_open_resolver: recursive, status }
+        }),
+        Effect.catchAll((e) => Effect.succeed<OpenResolverObservation>({ nameserver: t.nameserver, ip: t.ip, is_open_resolver: false, status: e._tag === "DnsTimeout" ? "timeout" : `error: ${errText(e)}` }))
+      ), { concurrency: "unbounded" })
+
+  const axfrCheck = (zone: string, ns: ReadonlyArray<NameserverObservation>) =>
+    Effect.forEach(targets(ns), (t) =>
+      axfr(zone, t.server, Math.max(timeoutMs, checkBudgetMs - 1000)).pipe(
+        Effect.map((x): AxfrObservation => ({ nameserver: t.nameserver, ip: t.ip, allowed: true, records: x.records.length, status: "allowed" })),
+        Effect.catchAll((e) => Effect.succeed<AxfrObservation>({
+          nameserver: t.nameserver,
+          ip: t.ip,
+          allowed: false,
+          records: 0,
+          status: e._tag === "DnsRcode" ? `refused (${e.rcode})` : e._tag === "DnsTimeout" ? "timeout" : `refused (${errText(e)})`
+        }))
+      ), { concurrency: "unbounded" })
+
+  const caaCheck = (zone: string) =>
+    Effect.gen(function*() {
+      // RFC 8659 tree climbing: the relevant CAA set is the closest one at or above the zone.
+      // Every level is asked at once, and the CT issuers are fetched meanwhile.
+      const labels = zone.split(".")
+      const names = labels.map((_, i) => labels.slice(i).join("."))
+      const ctIssuers = ct.currentIssuers(zone).pipe(
+        Effect.timeoutFail({ duration: Duration.millis(Math.max(1000, checkBudgetMs - 1000)), onTimeout: () => ({ incomplete: "CT aggregator did not answer in time" }) }),
+        Effect.catchAll((e: any) => Effect.succeed<Incomplete>({ incomplete: e?.incomplete ?? e?.message ?? "CT lookup failed" }))
+      )
+      const [levels, issuers] = yield* Effect.all([
+        Effect.forEach(names, (name) =>
+          resolver.query({ name, type: "CAA" }).pipe(
+            Effect.map((ans) => ans.answers.filter((a) => a.type === "CAA" && norm(a.name) === name).map((a): CaaRecord => {
+              const d: any = (a as any).data
+              return { flags: Number(d.flags ?? 0), tag: String(d.tag), value: String(d.value) }
+            }))
+          ), { concurrency: "unbounded" }),
+        ctIssuers
+      ], { concurrency: 2 })
+      const at = levels.findIndex((recs) => recs.length > 0)
+      const found = at < 0 ? null : { at: names[at], records: levels[at] }
+      return { found_at: found?.at ?? null, records: found?.records ?? [], ct_issuers: issuers } satisfies CaaObservation
+    })
+
+  const audit = Effect.fn("ZoneHygiene.audit")(function*(domainIn: string) {
+    const zone = norm(domainIn)
+    const now = new Date(yield* Clock.currentTimeMillis).toISOString()
+    // Checks that need the nameserver addresses wait for the enumeration; the others start at once.
+    // timings_ms: from the start of the audit to the end of each step.
+    const t0 = yield* Clock.currentTimeMillis
+    const timings: Record<string, number> = {}
+    const stamp = (name: string) => <A, E, R>(self: Effect.Effect<A, E, R>) =>
+      Effect.tap(self, () => Effect.map(Clock.currentTimeMillis, (t) => { timings[name] = t - t0 }))
+    const check = <A>(name: string, f: () => Effect.Effect<A, unknown>) => bounded(name, Effect.suspend(f)).pipe(stamp(name))
+    const nsPart = enumerate(zone).pipe(
+      stamp("enumeration"),
+      Effect.flatMap(({ nsError, nameservers }) =>
+        Effect.all([
+          check("soa_drift", () => soaCheck(zone, nameservers)),
+          check("open_resolver", () => openResolverCheck(nameservers)),
+          check("zone_transfer", () => axfrCheck(zone, nameservers))
+        ], { concurrency: "unbounded" }).pipe(Effect.map((r) => ({ nsError, nameservers, r })))
+      )
+    )
+    const [{ nsError, nameservers, r: [soa, openResolver, zoneTransfer] }, soaApex, wildcard, sensitive, dnssec, caa] = yield* Effect.all([
+      nsPart,
+      check("soa_fields", () => apexSoa(zone)),
+      check("wildcard", () => wildcardCheck(zone)),
+      check("sensitive_subdomains", () => sensitiveCheck(zone)),
+      check("dnssec", () => validator.validateZone(zone)),
+      check("caa", () => caaCheck(zone))
+    ], { concurrency: "unbounded" })
+    timings.total = (yield* Clock.currentTimeMillis) - t0
+    const report = analyze({
+      domain: zone,
+      now,
+      ns_error: nsError,
+      nameservers,
+      soa,
+      soa_apex: soaApex,
+      wildcard,
+      sensitive,
+      open_resolver: openResolver,
+      dnssec,
+      caa,
+      axfr: zoneTransfer
+    })
+    return { ...report, timings_ms: timings }
+  })
+
+  return { audit } satisfies ZoneHygieneShape
+})
+
+export class ZoneHygiene extends Context.Tag("domain-intel/ZoneHygiene")<ZoneHygiene, ZoneHygieneShape>() {
+  static readonly Live = Layer.effect(this, makeZoneHygiene)
+}

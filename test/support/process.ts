@@ -1,0 +1,14 @@
+/** Helpers for tests that run the service as a separate process. */
+
+/** Polls `url` until it answers 2xx or the time is up; returns whether it came up. */
+export const waitUntilUp = async (url: string, timeoutMs = 20000): Promise<boolean> => {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (await fetch(url).then((r) => r.ok, () => false)) return true
+    await Bun.sleep(100)
+  }
+  return false
+}
+
+/** A free-ish TCP port in a range unlikely to collide with the tests' random ones. */
+export const randomPort = () => 20000 + Math.floor(Math.random() * 20000)
