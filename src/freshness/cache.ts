@@ -81,9 +81,10 @@ export const parseCacheControl = (raw: string | undefined): { directives: CacheD
     directives: {
       maxAge: num("max-age"),
       sMaxAge: num("s-maxage"),
-      noCache: map.has("no-cache"),
+      // Qualified no-cache="Set-Cookie" / private="…" restrict only the named fields (RFC 9111 §5.2.2.4, §5.2.2.7).
+      noCache: map.has("no-cache") && map.get("no-cache") === undefined,
       noStore: map.has("no-store"),
-      private: map.has("private"),
+      private: map.has("private") && map.get("private") === undefined,
       public: map.has("public"),
       mustRevalidate: map.has("must-revalidate"),
       proxyRevalidate: map.has("proxy-revalidate"),

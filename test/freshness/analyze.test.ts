@@ -242,6 +242,13 @@ describe("cache analysis (RFC 9111)", () => {
     expect(c.etag.weak).toBe(true)
   })
 
+  test("qualified no-cache and private name fields, not the response", () => {
+    const c = cache({ "cache-control": 'max-age=120, no-cache="Set-Cookie", private="X-User"', etag: '"q"' })
+    expect(c).toMatchObject({ effectiveTtl: 120, ttlSource: "max-age" })
+    expect(c.directives.noCache).toBe(false)
+    expect(c.directives.private).toBe(false)
+  })
+
   test("no-store and no-cache", () => {
     expect(cache({ "cache-control": "no-store" })).toMatchObject({ effectiveTtl: 0, ttlSource: "no-store" })
     const nc = cache({ "cache-control": "no-cache, max-age=600", etag: '"a"' })
