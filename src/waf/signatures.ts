@@ -177,7 +177,7 @@ export const PROVIDERS: ReadonlyArray<ProviderEntry> = [
     cookie(/^ns_af=?|^citrix_ns_id$|^NSC_/, 0.75),
     h("via", /NS-CACHE/i, 0.7),
     h("cneonction", /./, 0.6),
-    h("ncoection", /./, 0.6),
+    h("nncoection", /./, 0.6),
     body(/NS Transaction ID|AppFW Session ID|Violation Category:\s*APPFW_/i, 0.9, "block")
   ], /NS-CACHE/i),
   p("Radware AppWall / Cloud WAF", "Radware", "https://www.radware.com/products/cloud-waf-service/", [
@@ -198,7 +198,7 @@ export const PROVIDERS: ReadonlyArray<ProviderEntry> = [
     h("x-sp-url", /./, 0.6),
     h("x-sp-waf", /./, 0.8),
     server(/^StackPath$/i, 0.8),
-    body(/You performed an action that triggered the service and blocked your request|StackPath.{0,200}Sorry, you have been blocked/is, 0.9, "block")
+    body(/You performed an action (?:that|which) triggered the service and blocked your request|This website is using a security service to protect itself from online attacks|StackPath.{0,200}Sorry, you have been blocked/is, 0.9, "block")
   ]),
   p("DDoS-Guard", "DDoS-Guard", "https://ddos-guard.net/en/info/manual", [
     server(/^ddos-guard$/i, 0.9),
