@@ -74,6 +74,7 @@ const matchSignature = (sig: Signature, r: ObservedResponse, body: string): stri
       return null
     }
     case "body": {
+      if (sig.refusalOnly && r.status < 400) return null
       const m = sig.pattern.exec(body)
       return m ? `body matches "${truncate(m[0].replace(/\s+/g, " "), 80)}"` : null
     }
