@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { startDnsServer, type TestDnsServer } from "../support/dnsServer"
 import { startService, type TestService } from "../support/service"
+import { makePki } from "../support/tls"
 import { PROVIDERS } from "../../src/waf/signatures"
 import { LAYERED, REPLICAS } from "./replicas"
 
@@ -14,6 +15,7 @@ let svc: TestService
 let dns: TestDnsServer
 let key: string
 let replicas: ReturnType<typeof Bun.serve>
+let tlsReplica: ReturnType<typeof Bun.serve>
 const origins: Record<string, { server: ReturnType<typeof Bun.serve>; seen: Array<{ path: string; query: string; ua: string }> }> = {}
 
 const attack = (url: URL, req: Request) => {
@@ -67,6 +69,13 @@ beforeAll(async () => {
       if (!headers.has("content-type")) headers.set("content-type", "text/html")
       return new Response("<html><body>layered</body></html>", { status: 200, headers })
     }
+  })
+  const leaf = makePki().leaf(["localhost", "127.0.0.1"])
+  tlsReplica = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    tls: { cert: leaf.cert, key: leaf.key },
+    fetch: () => new Response("<html><body>tls</body></html>", { headers: { server: "cloudflare", "cf-ray": "8a1b2c3d4e5f6796-ZRH", "content-type": "text/html" } })
   })
   startOrigin("blocking", (a) => a.sqli || a.xss || a.traversal || a.shellshock || a.scanner)
   startOrigin("passing", () => false)
@@ -127,6 +136,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await svc?.stop()
   replicas?.stop(true)
+  tlsReplica?.stop(true)
   for (const o of Object.values(origins)) o.server.stop(true)
   await dns?.close()
 })
@@ -201,6 +211,21 @@ describe("passive detection against provider replicas", () => {
     expect(kinds).toContain("server")
     expect(kinds).toContain("body")
     expect(body.providers[0].confidence_level).toBe("high")
+  })
+})
+
+describe("bare domains", () => {
+  test("https is tried first and url echoes it", async () => {
+    const { body } = await waf(`localhost:${tlsReplica.port}`)
+    expect(body.url).toBe(`https://localhost:${tlsReplica.port}/`)
+    expect(body.domain).toBe("localhost")
+    expect(body.primaryProvider).toBe("Cloudflare")
+  })
+
+  test("http is used when https cannot connect, and url says so", async () => {
+    const { body } = await waf(`127.0.0.1:${replicas.port}/r/cloudflare-pass`)
+    expect(body.url).toBe(`http://127.0.0.1:${replicas.port}/r/cloudflare-pass`)
+    expect(body.primaryProvider).toBe("Cloudflare")
   })
 })
 
