@@ -76,8 +76,17 @@ export const monthOf = (name: string): number | undefined => monthNames[name.toL
 
 const twoDigitYear = (y: number) => (y < 100 ? (y >= 90 ? 1900 + y : 2000 + y) : y)
 
-const mk = (y: number, m: number, d: number, time?: string, offset?: string): DayDate | undefined =>
-  validDay(y, m, d) ? { y, m, d, ...(time ? { time } : {}), ...(offset ? { offset } : {}) } : undefined
+const validTime = (t: string | undefined) => {
+  if (!t) return undefined
+  const m = /^(\d{2}):(\d{2}):(\d{2})$/.exec(t)
+  return m && Number(m[1]) <= 23 && Number(m[2]) <= 59 && Number(m[3]) <= 60 ? t : undefined
+}
+
+const mk = (y: number, m: number, d: number, time?: string, offset?: string): DayDate | undefined => {
+  if (!validDay(y, m, d)) return undefined
+  const t = validTime(time)
+  return { y, m, d, ...(t ? { time: t } : {}), ...(t && offset ? { offset } : {}) }
+}
 
 const normOffset = (o: string | undefined): string | undefined => {
   if (!o) return undefined

@@ -108,6 +108,8 @@ describe("date sources", () => {
     expect(parseStructured("Tue, 12 Mar 2024 08:00:00 GMT")).toMatchObject({ y: 2024, m: 3, d: 12, offset: "Z" })
     expect(parseStructured("1710230400")).toMatchObject({ y: 2024, m: 3, d: 12 })
     expect(parseStructured("not a date")).toBeUndefined()
+    expect(parseStructured("2024-03-12T25:99:00Z")).toEqual({ y: 2024, m: 3, d: 12 })
+    expect(parseStructured("2024-02-30")).toBeUndefined()
   })
 })
 
