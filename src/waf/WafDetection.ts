@@ -3,6 +3,7 @@
  * ownership, five canary requests (never cached) to a random path that does not exist.
  */
 import { Context, Effect, Layer } from "effect"
+import { isIP } from "node:net"
 import { getDomain } from "tldts"
 import { Keys } from "../auth/Keys"
 import { DnsResolver } from "../dns/DnsResolver"
@@ -129,6 +130,9 @@ export class WafDetection extends Context.Tag("domain-intel/WafDetection")<WafDe
         if (auditToken !== undefined) {
           const ok = yield* keys.verifyAuditToken(auditToken, host).pipe(Effect.orElseSucceed(() => false))
           if (ok) return { ok: true as const, method: "audit_token" as const, name: host }
+        }
+        if (isIP(host) !== 0) {
+          return { ok: false as const, reason: `${host} is an IP address: ownership can only be proven with an audit token issued for it` }
         }
         const names = [host]
         const registrable = getDomain(host, { allowPrivateDomains: true })

@@ -306,6 +306,22 @@ describe("active probe", () => {
     expect(o.seen[0].path).toBe("/")
   })
 
+  test("an IP address can only be proven with an audit token: no TXT lookup", async () => {
+    const before = dns.queries.length
+    const { body } = await waf(`http://127.0.0.1:${origins.unowned.server.port}/`, { active: "true" })
+    expect(body.active_probe.probed).toBe(false)
+    expect(body.active_probe.refusal_reason).toMatch(/IP address/)
+    expect(dns.queries.slice(before).some((q) => q.includes("_domain-intel-verify"))).toBe(false)
+  })
+
+  test("an audit token issued for an IP address proves it", async () => {
+    const { orgName } = await svc.newKey("developer")
+    const token = await svc.auditToken(orgName, "127.0.0.1")
+    const { body } = await waf(`http://127.0.0.1:${origins.blocking.server.port}/`, { active: "true", bearer: token })
+    expect(body.active_probe.method).toBe("audit_token")
+    expect(body.active_probe.summary.enforcement).toBe("verified")
+  })
+
   test("a TXT record without verify=<token> does not prove ownership", async () => {
     const o = origins.unowned
     o.seen.length = 0
