@@ -92,17 +92,8 @@ const listed = (s: Signal, chosen: ReadonlyArray<Signal | null>) =>
 
 export const analyzePage = (input: PageInput): FreshnessReport => {
   const { nowMs } = input
-  const raw: Array<RawSignal> = []
-  let title: string | null = null
-  if (input.isHtml && input.html.length > 0) {
-    const ex = extractSignals(input.html, input.finalUrl)
-    raw.push(...ex.signals)
-    title = ex.title
-  } else {
-    const ex = extractSignals("", input.finalUrl)
-    raw.push(...ex.signals)
-  }
-  void title
+  // Non-HTML responses still carry a URL (and headers) to date them by.
+  const raw: Array<RawSignal> = [...extractSignals(input.isHtml ? input.html : "", input.finalUrl).signals]
   const lm = parseHttpDate(input.headers["last-modified"])
   if (lm) raw.push({ source: "last-modified-header", type: "modified", date: lm, order: -1, region: "head" })
   const sel = selectDates(raw, nowMs)

@@ -223,20 +223,18 @@ export const extractSignals = (html: string, url: string): Extraction => {
       push({ source: "text:relative", type: r.kind, date: { y: 1970, m: 1, d: 1 }, region, relativeDays: r.days, raw: r.text })
     }
     for (const f of findTextDates(text, 40)) {
-      // Copyright lines and comment timestamps are traps; keep them flagged as boilerplate.
+      // Copyright lines are traps: flagged so selection uses them only as the very last resort.
       const before = text.slice(Math.max(0, f.index - 40), f.index)
       const isCopyright = /©|copyright|\(c\)/i.test(before)
       const lower = before.toLowerCase()
       const type: DateType = /(updated|aktualisiert|modified|geändert|actualizado|mis à jour|mise à jour|last edited|stand)\s*:?\s*(am|on|le|el)?\s*$/.test(lower) ? "modified" : "published"
       push({
-        source: part.ctx.hinted ? "text:date-element" : "text",
+        source: part.ctx.link ? "text:link" : part.ctx.hinted ? "text:date-element" : "text",
         type,
         date: f.date,
         region: isCopyright ? "copyright" : region,
         hinted: part.ctx.hinted,
-        raw: f.text,
-        ...(part.ctx.link ? { source: "text:link" } : {}),
-        ...(part.ctx.main ? {} : {})
+        raw: f.text
       })
     }
   }
