@@ -209,9 +209,3 @@ const shownUpdate = (p: Signal, signals: ReadonlyArray<Signal>): Signal => {
 }
 
 const toEpochDay = (d: DayDate) => Math.round(Date.UTC(d.y, d.m - 1, d.d) / 86400000)
-
-export const countAgreeing = (sel: Selection): number => {
-  if (!sel.publish) return 0
-  const k = dayKey(sel.publish.date)
-  return sel.signals.filter((s) => !offPage(s) && dayKey(s.date) === k).length
-}
