@@ -207,7 +207,8 @@ const textPatterns: ReadonlyArray<{ re: RegExp; build: (g: RegExpExecArray) => D
 /** Finds dates written in text, in order of appearance. */
 export const findTextDates = (text: string, limit = 50): Array<TextDate> => {
   const out: Array<TextDate> = []
-  if (!/\d/.test(text)) return out
+  // Every pattern needs a four-digit year or a dotted two-digit year: skip text without one.
+  if (!/(?:19|20)\d\d|\d\.\d{1,2}\.\d\d/.test(text)) return out
   const taken: Array<[number, number]> = []
   for (const p of textPatterns) {
     p.re.lastIndex = 0
@@ -271,6 +272,7 @@ const relativeUnits: Record<string, number> = {
  */
 export const findRelative = (text: string): Array<{ days: number; kind: "published" | "modified"; text: string }> => {
   const out: Array<{ days: number; kind: "published" | "modified"; text: string }> = []
+  if (!/\bago\b|\bvor\b/i.test(text)) return out
   const re = /\b(updated|last updated|modified|edited|published|posted)\s*:?\s*(\d{1,3}|an?|one)\s+(minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)\s+ago\b/gi
   let g: RegExpExecArray | null
   while ((g = re.exec(text)) !== null) {

@@ -213,7 +213,7 @@ export const extractSignals = (html: string, url: string): Extraction => {
   // Text: copyright lines, relative expressions, written dates.
   for (const part of textParts) {
     const text = part.text.replace(/\s+/g, " ")
-    const copy = /(?:©|&copy;|\(c\)|copyright)\s*(?:\d{4}\s*[-–]\s*)?((?:19|20)\d{2})/i.exec(text)
+    const copy = /©|\(c\)|opyright/i.test(text) ? /(?:©|\(c\)|copyright)\s*(?:\d{4}\s*[-–]\s*)?((?:19|20)\d{2})/i.exec(text) : null
     if (copy) {
       const y = Number(copy[1])
       if (copyrightYear === null || y > copyrightYear) copyrightYear = y
