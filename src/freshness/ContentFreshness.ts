@@ -10,6 +10,8 @@ import { decodeHtml } from "./decode"
 export const MAX_PAGE_BYTES = 3 * 1024 * 1024
 export const FETCH_TIMEOUT_MS = 10_000
 
+const redirectFailures = new Set(["too_many_redirects", "invalid_redirect_location", "target_forbidden", "dns_resolution_failed"])
+
 const isHtmlType = (ct: string | undefined, body: Uint8Array) => {
   if (ct) return /html|xml/i.test(ct)
   const head = Buffer.from(body.subarray(0, 512)).toString("latin1").toLowerCase()
@@ -36,7 +38,8 @@ export class ContentFreshness extends Context.Tag("domain-intel/ContentFreshness
           decompress: true
         }).pipe(Effect.provideService(HttpProbe, probe))
         const r = outcome.response
-        if (r === null) return yield* unreachable(outcome)
+        // No page: nothing answered, or the redirects never led to one (loop, refused or broken hop).
+        if (r === null || (outcome.error !== null && redirectFailures.has(outcome.error.kind))) return yield* unreachable(outcome)
         const nowMs = yield* Clock.currentTimeMillis
         const body = r.body.subarray(0, MAX_PAGE_BYTES)
         const isHtml = isHtmlType(r.headers["content-type"], body)

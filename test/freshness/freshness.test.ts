@@ -90,6 +90,10 @@ beforeAll(async () => {
         }
         case "/redirect":
           return Response.redirect(`http://127.0.0.1:${origin.port}/article`, 301)
+        case "/loop":
+          return new Response(null, { status: 302, headers: { location: "/loop" } })
+        case "/to-metadata":
+          return new Response(null, { status: 302, headers: { location: "http://169.254.169.254/latest/meta-data/" } })
         case "/gone":
           return new Response("<html><body>gone</body></html>", { status: 404, headers: { "content-type": "text/html" } })
         default:
@@ -242,6 +246,15 @@ describe("content freshness over HTTP", () => {
     const res = await svc.call(`/v1/domain/content-freshness?domain=http://127.0.0.1:${origin.port}/article`, { key })
     const body = (await res.json()) as any
     expect(body.url).toBe(`http://127.0.0.1:${origin.port}/article`)
+  })
+
+  test("a redirect loop or a redirect to a forbidden address: 502 upstream_unavailable, nothing fetched there", async () => {
+    const loop = await fresh(`http://127.0.0.1:${origin.port}/loop`)
+    expect(loop.status).toBe(502)
+    expect(loop.body.error.message).toMatch(/too_many_redirects/)
+    const meta = await fresh(`http://127.0.0.1:${origin.port}/to-metadata`)
+    expect(meta.status).toBe(502)
+    expect(meta.body.error.message).toMatch(/target_forbidden/)
   })
 
   test("nothing listening: 502 upstream_unavailable", async () => {
