@@ -5,8 +5,10 @@ import { AnalyticsApi } from "./analytics/api"
 import { InternalErrorWire, InvalidRequestWire } from "./domain/errors"
 import { CtApi } from "./ct/api"
 import { DnsApi } from "./dns/api"
+import { FreshnessApi } from "./freshness/api"
 import { NetworkApi } from "./network/api"
 import { SystemApi } from "./system/api"
+import { WafApi } from "./waf/api"
 
 export class Api extends HttpApi.make("domain-intel")
   .add(SystemApi)
@@ -15,6 +17,8 @@ export class Api extends HttpApi.make("domain-intel")
   .add(AlertsApi)
   .add(DnsApi)
   .add(CtApi)
+  .add(FreshnessApi)
+  .add(WafApi)
   .addError(InvalidRequestWire)
   .addError(InternalErrorWire)
   .annotate(OpenApi.Title, "domain-intel")

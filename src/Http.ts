@@ -19,6 +19,8 @@ import { DnsResolver } from "./dns/DnsResolver"
 import { DnsLive } from "./dns/http"
 import { ZoneHygiene } from "./dns/zone/ZoneHygiene"
 import { DnssecValidator } from "./dnssec/DnssecValidator"
+import { ContentFreshness } from "./freshness/ContentFreshness"
+import { FreshnessLive } from "./freshness/http"
 import { observe, renderErrors } from "./http/middleware"
 import { makeRouteTable, type RawRoute } from "./http/RouteTable"
 import { Quota } from "./metering/Quota"
@@ -29,6 +31,8 @@ import { NetworkLive } from "./network/http"
 import { HttpProbe } from "./probe/HttpProbe"
 import { SqlLive } from "./store/Sql"
 import { SystemLive } from "./system/http"
+import { WafLive } from "./waf/http"
+import { WafDetection } from "./waf/WafDetection"
 
 /** Routes mounted beside the HttpApi (raw handlers). */
 export const rawRoutes: ReadonlyArray<RawRoute> = [...mcpRawRoutes]
@@ -42,7 +46,9 @@ export const ServicesLive = Layer.mergeAll(Keys.Default, Quota.Default, RequestL
   Layer.provideMerge(SqlLive)
 )
 
-const GroupsLive = Layer.mergeAll(SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive)
+const GroupsLive = Layer.mergeAll(SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive).pipe(
+  Layer.provide(Layer.mergeAll(ContentFreshness.Live, WafDetection.Live))
+)
 
 /** Background fibers (alert evaluator and outbox, request-log pruning), scoped to the server. */
 const WorkersLive = Layer.mergeAll(AlertsWorkers, AnalyticsWorkers)

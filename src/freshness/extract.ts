@@ -1,0 +1,320 @@
+/**
+ * Date signal extraction from an HTML page (parse5 tree) and its URL. Pure.
+ * Every signal carries its source, its type (published, modified, created), where it was found
+ * and whether it sits in a region that usually carries someone else's date (comments, related
+ * links, footers).
+ */
+import { parse } from "parse5"
+import type { DefaultTreeAdapterMap } from "parse5"
+import { type DayDate, findRelative, findTextDates, parseStructured, urlDate } from "./dates"
+
+type Node = DefaultTreeAdapterMap["node"]
+type Element = DefaultTreeAdapterMap["element"]
+
+export type DateType = "published" | "modified" | "created"
+
+export interface RawSignal {
+  readonly source: string
+  readonly type: DateType
+  readonly date: DayDate
+  /** Document order of the finding (text position for text signals). */
+  readonly order: number
+  /** Where it was found: "head", "structured", "main", "boilerplate", "comment" (reader comments: never the page's date). */
+  readonly region: "head" | "structured" | "main" | "boilerplate" | "comment" | "copyright"
+  /** For text and time signals: the element carries a date-ish class, id or itemprop. */
+  readonly hinted?: boolean
+  /** Relative expression: days before "now" (resolved by the analysis, which owns the clock). */
+  readonly relativeDays?: number
+  readonly raw?: string
+}
+
+export interface Extraction {
+  readonly signals: ReadonlyArray<RawSignal>
+  /** Highest year of a copyright line, when present (a trap, and a hint of maintenance). */
+  readonly copyrightYear: number | null
+  readonly title: string | null
+}
+
+/** Meta names/properties (lower case) → (canonical source, type). Order = reliability within the head. */
+const metaPublished = [
+  "article:published_time", "og:published_time", "og:article:published_time", "article:published", "datepublished",
+  "date", "pubdate", "publishdate", "publish-date", "publish_date", "published_time", "published-date", "publication_date",
+  "dc.date", "dc.date.issued", "dc.date.created", "dcterms.date", "dcterms.issued", "dcterms.created", "dc.created",
+  "citation_publication_date", "citation_date", "citation_online_date", "sailthru.date", "parsely-pub-date",
+  "article.published", "article_date_original", "originalpublicationdate", "original-publish-date", "rnews:datepublished",
+  "prism.publicationdate", "og:pubdate", "bt:pubdate", "pub_date", "datecreated", "date.created", "created", "release_date",
+  "dc.date.published", "article.created", "cxenseparse:recs:publishtime", "displaydate", "date_published", "published",
+  "article:post_date", "news_keywords_date", "dateposted", "og:regdate", "sp.publicationdate", "ptime", "publish_time",
+  "dc:date", "dcterms:created", "dcterms:issued", "article_published_time", "pub-date", "publication-date", "mediator_published_time"
+]
+const metaModified = [
+  "article:modified_time", "og:updated_time", "og:modified_time", "article:modified", "datemodified", "revised",
+  "last-modified", "lastmod", "lastmodified", "last_modified", "dc.date.modified", "dcterms.modified", "modified",
+  "updated_time", "article:updated_time", "dateupdated", "date_modified", "og:article:modified_time", "dcterms:modified",
+  "utime", "article.updated", "sailthru.lastmodified", "modified_time", "update_time", "parsely-updated-date"
+]
+const metaCanonical: Record<string, string> = {
+  "article:published_time": "meta:article:published_time",
+  "article:modified_time": "meta:article:modified_time",
+  "og:updated_time": "meta:og:updated_time",
+  "og:published_time": "meta:og:published_time",
+  "date": "meta:date",
+  "revised": "meta:revised"
+}
+const metaRank = new Map<string, { type: DateType; rank: number }>()
+metaPublished.forEach((n, i) => metaRank.set(n, { type: /creat/.test(n) && !/dc\.date\.created|dcterms/.test(n) ? "created" : "published", rank: i }))
+metaModified.forEach((n, i) => metaRank.set(n, { type: "modified", rank: i }))
+
+const attr = (el: Element, name: string): string | undefined => {
+  for (const a of el.attrs) if (a.name === name) return a.value
+  return undefined
+}
+
+const skipTags = new Set(["script", "style", "noscript", "template", "svg", "iframe", "select", "option", "textarea", "canvas", "button"])
+const blockTags = new Set(["p", "div", "li", "td", "th", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "section", "article", "header", "footer", "aside", "nav", "main", "ul", "ol", "dl", "dt", "dd", "table", "br", "blockquote", "figure", "figcaption", "form", "address", "body", "pre", "hr"])
+
+const hintRe = /(?:^|[\s_-])(?:date|datum|time|zeit|fecha|data|publish|published|pubdate|posted|post-?meta|entry-?meta|byline|dateline|meta|info|timestamp|submitted|created|updated|article-?header|author|stand|veroeffentlicht|erschienen|calendar)|date|datum|publish|posted|byline|timestamp/i
+const boilerTags = new Set(["footer", "aside", "nav"])
+const boilerRe = /comment|kommentar|reply|respon|disqus|related|teaser|sidebar|widget|recommend|footer|copyright|newsletter|popular|most-?read|archive|breadcrumb|share|social|promo|trending|navigation|menu|calendar|event|weitere|more-?stories|latest|also|rail|carousel|slider/i
+const commentRe = /(?:^|\s)(?:comments|commentlist|comment-list|comment-body|comment-content|comment-meta|comment-metadata|commentmetadata|comment-author|comments-area|comment-respond|comment-thread|comment-item|comment|disqus_thread|dsq-comment|kommentare|user-comments)(?:$|\s)/i
+const mainRe = /(?:^|[\s_-])(?:article|post|entry|story|content|main|body|text|blog)/i
+
+interface Ctx {
+  boiler: boolean
+  comment: boolean
+  hinted: boolean
+  link: boolean
+  /** Inside <article> or <main> or a main-like container. */
+  main: boolean
+}
+
+/** Extracts every date signal of a page. `html` should already be capped by the caller. */
+export const extractSignals = (html: string, url: string): Extraction => {
+  const doc = parse(html, { scriptingEnabled: false })
+  const signals: Array<RawSignal> = []
+  let order = 0
+  let copyrightYear: number | null = null
+  let title: string | null = null
+  const push = (s: Omit<RawSignal, "order"> & { order?: number }) => signals.push({ ...s, order: s.order ?? order++ })
+
+  const u = urlDate(url)
+  if (u) push({ source: u.complete ? "url" : "url:year-month", type: "published", date: u.date, region: "structured" })
+
+  const ldBlocks: Array<string> = []
+  const textParts: Array<{ text: string; ctx: Ctx }> = []
+  let buf = ""
+  let bufCtx: Ctx | null = null
+  const flush = () => {
+    if (bufCtx && buf.trim().length > 0) textParts.push({ text: buf, ctx: bufCtx })
+    buf = ""
+    bufCtx = null
+  }
+  const sameCtx = (a: Ctx, b: Ctx) => a.boiler === b.boiler && a.comment === b.comment && a.hinted === b.hinted && a.link === b.link && a.main === b.main
+
+  const visit = (node: Node, ctx: Ctx, depth: number): void => {
+    if (depth > 400) return
+    if (node.nodeName === "#text") {
+      const v = (node as DefaultTreeAdapterMap["textNode"]).value
+      if (bufCtx && !sameCtx(bufCtx, ctx)) flush()
+      bufCtx = ctx
+      buf += v
+      if (buf.length > 4000) flush()
+      return
+    }
+    if (node.nodeName === "#comment") return
+    if (!("tagName" in node)) {
+      const kids = (node as any).childNodes as Array<Node> | undefined
+      if (kids) for (const k of kids) visit(k, ctx, depth + 1)
+      return
+    }
+    const el = node as Element
+    const tag = el.tagName
+    if (tag === "meta") {
+      handleMeta(el)
+      return
+    }
+    if (tag === "title" && title === null) {
+      title = el.childNodes.map((c) => (c as any).value ?? "").join("").trim().slice(0, 300)
+      return
+    }
+    if (tag === "script") {
+      const type = (attr(el, "type") ?? "").toLowerCase()
+      if (type.includes("ld+json") || type.includes("json")) {
+        const text = el.childNodes.map((c) => (c as any).value ?? "").join("")
+        if (type.includes("ld+json")) ldBlocks.push(text)
+      }
+      return
+    }
+    if (skipTags.has(tag)) return
+    const cls = `${attr(el, "class") ?? ""} ${attr(el, "id") ?? ""}`
+    const itemprop = (attr(el, "itemprop") ?? "").toLowerCase()
+    let next = ctx
+    const boiler = ctx.boiler || boilerTags.has(tag) || (cls.length > 1 && boilerRe.test(cls))
+    const hinted = ctx.hinted || (cls.length > 1 && hintRe.test(cls)) || itemprop.startsWith("date")
+    const link = ctx.link || tag === "a"
+    const main = ctx.main || tag === "article" || tag === "main" || (cls.length > 1 && mainRe.test(cls) && !boiler)
+    const comment = ctx.comment || (cls.length > 1 && commentRe.test(cls))
+    if (boiler !== ctx.boiler || hinted !== ctx.hinted || link !== ctx.link || main !== ctx.main || comment !== ctx.comment) next = { boiler, comment, hinted, link, main }
+    const region: RawSignal["region"] = comment ? "comment" : boiler ? "boilerplate" : "main"
+
+    if (itemprop === "datepublished" || itemprop === "datemodified" || itemprop === "datecreated" || itemprop === "uploaddate") {
+      const v = attr(el, "content") ?? attr(el, "datetime")
+      const d = v ? parseStructured(v) : undefined
+      if (d) {
+        const type: DateType = itemprop === "datemodified" ? "modified" : itemprop === "datecreated" ? "created" : "published"
+        push({ source: `microdata:${itemprop === "datepublished" ? "datePublished" : itemprop === "datemodified" ? "dateModified" : itemprop === "uploaddate" ? "uploadDate" : "dateCreated"}`, type, date: d, region: comment ? "comment" : "structured" })
+      }
+    }
+    const hatom = /(?:^|\s)(?:published|updated|entry-date|dtstart|post-date|tweet-timestamp|timestamp)(?:\s|$)/i.test(cls)
+    if (tag === "time" || tag === "abbr" || (hatom && (attr(el, "title") !== undefined || attr(el, "datetime") !== undefined))) {
+      const v = attr(el, "datetime") ?? (tag !== "time" ? attr(el, "title") : undefined)
+      const d = v ? parseStructured(v) : undefined
+      if (d && v && /\d{4}/.test(v)) {
+        const clsl = cls.toLowerCase()
+        const type: DateType = /updated|modified|aktualisiert/.test(clsl) && !/published/.test(clsl) ? "modified" : "published"
+        const pub = attr(el, "pubdate") !== undefined || /published|entry-date|pubdate|post-date/.test(clsl)
+        push({ source: tag === "time" ? (pub ? "time-element:pubdate" : "time-element") : tag === "abbr" ? "abbr-element" : "title-attribute", type, date: d, region, hinted: hinted || pub })
+      }
+    }
+    const isBlock = blockTags.has(tag)
+    if (isBlock) flush()
+    for (const k of el.childNodes) visit(k, next, depth + 1)
+    if (el.tagName === "template") return
+    if (isBlock) flush()
+  }
+
+  const handleMeta = (el: Element) => {
+    const content = attr(el, "content") ?? attr(el, "value")
+    if (!content) return
+    const keys = [attr(el, "property"), attr(el, "name"), attr(el, "itemprop"), attr(el, "http-equiv")]
+    const httpEquiv = (attr(el, "http-equiv") ?? "").toLowerCase()
+    for (const k of keys) {
+      if (!k) continue
+      const key = k.toLowerCase().trim()
+      const info = metaRank.get(key)
+      if (!info) continue
+      const d = parseStructured(content)
+      if (!d) return
+      const source = httpEquiv === key && key === "last-modified"
+        ? "meta:http-equiv:last-modified"
+        : metaCanonical[key] ?? `meta:${key}`
+      push({ source, type: info.type, date: d, region: "head", raw: content })
+      return
+    }
+  }
+
+  visit(doc, { boiler: false, comment: false, hinted: false, link: false, main: false }, 0)
+  flush()
+
+  // JSON-LD
+  for (const block of ldBlocks) extractJsonLd(block, (source, type, date, inArticle) =>
+    push({ source, type, date, region: inArticle ? "structured" : "boilerplate" }))
+
+  // Text: copyright lines, relative expressions, written dates.
+  for (const part of textParts) {
+    const text = part.text.replace(/\s+/g, " ")
+    const copy = /©|\(c\)|opyright/i.test(text) ? /(?:©|\(c\)|copyright)\s*(?:\d{4}\s*[-–]\s*)?((?:19|20)\d{2})/i.exec(text) : null
+    if (copy) {
+      const y = Number(copy[1])
+      if (copyrightYear === null || y > copyrightYear) copyrightYear = y
+    }
+    const region: RawSignal["region"] = part.ctx.comment ? "comment" : part.ctx.boiler ? "boilerplate" : "main"
+    for (const r of findRelative(text)) {
+      push({ source: "text:relative", type: r.kind, date: { y: 1970, m: 1, d: 1 }, region, relativeDays: r.days, raw: r.text })
+    }
+    for (const f of findTextDates(text, 40)) {
+      // Copyright lines are traps: flagged so selection uses them only as the very last resort.
+      const before = text.slice(Math.max(0, f.index - 40), f.index)
+      const isCopyright = /©|copyright|\(c\)/i.test(before)
+      const lower = before.toLowerCase()
+      const type: DateType = /(updated|aktualisiert|modified|geändert|actualizado|mis à jour|mise à jour|last edited|stand)\s*:?\s*(am|on|le|el)?\s*$/.test(lower) ? "modified" : "published"
+      push({
+        source: part.ctx.link ? "text:link" : part.ctx.hinted ? "text:date-element" : "text",
+        type,
+        date: f.date,
+        region: isCopyright ? "copyright" : region,
+        hinted: part.ctx.hinted,
+        raw: f.text
+      })
+    }
+  }
+  // Last resort, like a reader searching the source: dates in scripts, attributes and file names.
+  scanSource(html, (date, source, type) => push({ source, type, date, region: "main" }))
+  return { signals, copyrightYear, title }
+}
+
+const jsonDateKey = /["'](published_?(?:at|date|time|on)?|publishedDate|publishDate|publicationDate|datePublished|pubDate|createdAt|created_at|dateCreated|date|article_publication_date|firstPublished|first_published_at|releaseDate|uploadDate)["']\s*:\s*["']([^"']{8,40})["']/gi
+const sourceDate = /(?<![\d])((?:19|20)\d{2})([-/.]?)(0[1-9]|1[0-2])\2(0[1-9]|[12]\d|3[01])(?![\d])/g
+
+/** Scans the raw source (scripts, attributes, asset paths) for JSON date keys and compact dates. */
+export const scanSource = (html: string, emit: (d: DayDate, source: string, type: DateType) => void) => {
+  const src = html.length > 3_000_000 ? html.slice(0, 3_000_000) : html
+  let g: RegExpExecArray | null
+  jsonDateKey.lastIndex = 0
+  let n = 0
+  while ((g = jsonDateKey.exec(src)) !== null && n < 50) {
+    const d = parseStructured(g[2])
+    if (d) {
+      emit(d, "source:json-key", /creat/i.test(g[1]) ? "created" : "published")
+      n++
+    }
+  }
+  sourceDate.lastIndex = 0
+  n = 0
+  while ((g = sourceDate.exec(src)) !== null && n < 400) {
+    const y = Number(g[1]), m = Number(g[3]), d = Number(g[4])
+    if (g[2] === "" && !/[^\d]/.test(src[g.index - 1] ?? "x")) continue
+    emit({ y, m, d }, "source:pattern", "published")
+    n++
+  }
+}
+
+const ldKeys: Record<string, DateType> = { datepublished: "published", datemodified: "modified", datecreated: "created", uploaddate: "published" }
+const ldSource: Record<string, string> = { datepublished: "json-ld:datePublished", datemodified: "json-ld:dateModified", datecreated: "json-ld:dateCreated", uploaddate: "json-ld:uploadDate" }
+const articleTypes = /article|posting|report|webpage|page|newsarticle|blog|creativework|video|event|product|recipe|review|movie|book|scholarly|mediaobject|itempage|qapage|liveblog|analysis|opinion/i
+const foreignTypes = /comment|answer|question|organization|person|imageobject|website|listitem|breadcrumb/i
+
+/** Walks JSON-LD (objects, arrays, @graph); tolerant of broken JSON (falls back to key scanning). */
+export const extractJsonLd = (text: string, emit: (source: string, type: DateType, date: DayDate, inArticle: boolean) => void) => {
+  const cleaned = text.replace(/^\s*<!--/, "").replace(/-->\s*$/, "").trim()
+  let data: unknown
+  try {
+    data = JSON.parse(cleaned)
+  } catch {
+    try {
+      // Common breakage: raw newlines/tabs inside strings, trailing commas.
+      data = JSON.parse(cleaned.replace(/[\n\r\t]+/g, " ").replace(/,\s*([}\]])/g, "$1"))
+    } catch {
+      const re = /"(datePublished|dateModified|dateCreated|uploadDate)"\s*:\s*"([^"]{6,40})"/gi
+      let g: RegExpExecArray | null
+      while ((g = re.exec(cleaned)) !== null) {
+        const d = parseStructured(g[2])
+        const k = g[1].toLowerCase()
+        if (d) emit(ldSource[k], ldKeys[k], d, true)
+      }
+      return
+    }
+  }
+  const walk = (x: unknown, depth: number, inForeign: boolean): void => {
+    if (depth > 12 || x === null || typeof x !== "object") return
+    if (Array.isArray(x)) {
+      for (const y of x.slice(0, 200)) walk(y, depth + 1, inForeign)
+      return
+    }
+    const o = x as Record<string, unknown>
+    const t = o["@type"]
+    const types = (Array.isArray(t) ? t : [t]).filter((v): v is string => typeof v === "string").join(" ")
+    const foreign = inForeign || (types.length > 0 && foreignTypes.test(types) && !articleTypes.test(types))
+    for (const [k, v] of Object.entries(o)) {
+      const key = k.toLowerCase()
+      if (key in ldKeys && (typeof v === "string" || typeof v === "number")) {
+        const d = parseStructured(String(v))
+        if (d) emit(ldSource[key], ldKeys[key], d, !foreign && depth <= 4)
+      } else if (typeof v === "object" && v !== null) {
+        const sub = key === "@graph" || key === "mainentity" || key === "mainentityofpage" ? foreign : foreign || key === "comment" || key === "review" || key === "itemlistelement" || key === "hasPart".toLowerCase() || key === "subjectof" || key === "citation" || key === "isPartOf".toLowerCase()
+        walk(v, depth + 1, sub)
+      }
+    }
+  }
+  walk(data, 0, false)
+}

@@ -1,0 +1,211 @@
+/**
+ * Choosing the publication and modification dates among the extracted signals: trap filtering
+ * (pre-web, future beyond clock skew, copyright lines, comment and related-link regions), then
+ * source reliability tiers and agreement. Pure.
+ */
+import { type DayDate, dayKey, fromEpoch, toEpoch } from "./dates"
+import type { DateType, RawSignal } from "./extract"
+
+/** The web's first public page went up in August 1991; anything before cannot date a web page. */
+export const MIN_DATE_MS = Date.UTC(1991, 7, 6)
+/** Dates ahead of the clock by more than this are discarded (clock skew, time zones). */
+export const FUTURE_SKEW_MS = 36 * 3600 * 1000
+
+/** Regions that carry someone else's date: related content, footers, comments, copyright lines. */
+export const offPage = (s: { readonly region: RawSignal["region"] }) =>
+  s.region === "boilerplate" || s.region === "comment" || s.region === "copyright"
+
+export interface Signal {
+  readonly source: string
+  readonly type: DateType
+  readonly date: DayDate
+  readonly order: number
+  readonly region: RawSignal["region"]
+  readonly hinted: boolean
+  readonly tier: number
+}
+
+export interface Selection {
+  readonly signals: ReadonlyArray<Signal>
+  readonly publish: Signal | null
+  readonly modified: Signal | null
+  readonly discarded: ReadonlyArray<{ readonly source: string; readonly reason: string }>
+}
+
+const structuredPublished = (s: RawSignal) =>
+  (s.source.startsWith("meta:") || s.source.startsWith("json-ld:") || s.source.startsWith("microdata:")) && s.type === "published"
+
+/**
+ * Reliability tier for a publication date (lower is better; docs/page.md has the table):
+ * 0 complete URL date; 1 structured published (meta, JSON-LD, microdata); 2 <time pubdate> or a
+ * <time> in a date element; 3 other <time>; 4 text in a date element; 4.5 generic date metas;
+ * 5 created dates and uploadDate; 5.5 dated elements in related/sidebar regions; 6 main-text dates;
+ * 7 modification dates; 8 link text; 9 other boilerplate; 10 JSON keys in the source; 11 compact
+ * dates in the source; 12 copyright-line dates; 99 never (Last-Modified, comments).
+ */
+/** Generic date metas: often stamped on every edit, so weaker than a visible dateline. */
+const weakMeta = new Set(["meta:date", "meta:dc.date", "meta:dcterms.date", "meta:dc:date"])
+
+export const publishTier = (s: RawSignal): number => {
+  if (s.source === "last-modified-header") return 99 // a server stamp, never a publication date
+  if (s.region === "comment") return 99 // a reader's comment is never the page's date
+  if (s.region === "copyright") return 12 // a full date in a copyright line: the very last resort (years alone are never dates)
+  if (s.region === "boilerplate") {
+    if ((s.source.startsWith("time-element") || s.source === "text:date-element" || s.source === "abbr-element") && s.type !== "modified") return 5.5
+    return 9
+  }
+  if (s.source === "url") return 0
+  if (s.source === "json-ld:uploadDate") return 5
+  if (weakMeta.has(s.source)) return 4.5
+  if (structuredPublished(s)) return 1
+  if (s.type === "created" && (s.source.startsWith("json-ld") || s.source.startsWith("meta") || s.source.startsWith("microdata"))) return 5
+  if (s.source.startsWith("time-element") || s.source === "abbr-element") {
+    if (s.type === "modified") return 7
+    return s.hinted ? 2 : 3
+  }
+  if (s.source === "text:date-element") return s.type === "modified" ? 7 : 4
+  if (s.source === "text") return s.type === "modified" ? 7 : 6
+  if (s.source === "text:link") return 8
+  if (s.source === "source:json-key") return 10
+  if (s.source === "source:pattern") return 11
+  if (s.type === "modified") return 7
+  return 8
+}
+
+export const selectDates = (raw: ReadonlyArray<RawSignal>, nowMs: number): Selection => {
+  const discarded: Array<{ source: string; reason: string }> = []
+  const signals: Array<Signal> = []
+  for (const r of raw) {
+    let date = r.date
+    if (r.relativeDays !== undefined) date = fromEpoch(nowMs - r.relativeDays * 86400000)
+    const t = toEpoch(date)
+    if (t < MIN_DATE_MS) {
+      discarded.push({ source: r.source, reason: "before the web (1991)" })
+      continue
+    }
+    if (t > nowMs + FUTURE_SKEW_MS) {
+      discarded.push({ source: r.source, reason: "in the future" })
+      continue
+    }
+    if (r.source === "url:year-month") continue
+    signals.push({ source: r.source, type: r.type, date, order: r.order, region: r.region, hinted: r.hinted ?? false, tier: publishTier(r) })
+  }
+  const yearMonth = raw.find((r) => r.source === "url:year-month")
+
+  // Publication date.
+  let publish: Signal | null = null
+  const byTier = signals.filter((s) => s.tier < 99).sort((a, b) => a.tier - b.tier || a.order - b.order)
+  const best = byTier[0]
+  if (best) {
+    if (best.tier === 1) {
+      // Several structured dates: prefer the earliest (updates re-stamp some of them).
+      const same = byTier.filter((s) => s.tier === 1)
+      publish = same[0]
+      {
+        // A visible dateline one day off the structured stamp: the stamp was converted to another
+        // time zone (usually UTC); the page states its own calendar day.
+        const p = publish
+        const hour = p.date.time ? Number(p.date.time.slice(0, 2)) : -1
+        const utc = p.date.offset === "Z" || p.date.offset === "+00:00"
+        const near = !utc || hour < 0 ? undefined : signals.find((s) => {
+          if (s.tier < 2 || s.tier > 4) return false
+          const diff = toEpochDay(s.date) - toEpochDay(p.date)
+          return (diff === 1 && hour >= 18) || (diff === -1 && hour < 8)
+        })
+        if (near) publish = near
+      }
+      publish = visibleOverride(publish, signals)
+      publish = shownUpdate(publish, signals)
+    } else if (best.tier === 0) {
+      // The URL day is set when the story is filed; a structured date one day later is the day it went out.
+      const stamp = byTier.find((s) => s.tier === 1)
+      const local = stamp !== undefined && stamp.date.time !== undefined && stamp.date.offset !== undefined && stamp.date.offset !== "Z" && stamp.date.offset !== "+00:00"
+      const nextDay = stamp !== undefined && toEpochDay(stamp.date) - toEpochDay(best.date) === 1
+      const shownStamp = nextDay && signals.some((s) => isVisible(s) && dayKey(s.date) === dayKey(stamp!.date)) &&
+        !signals.some((s) => isVisible(s) && dayKey(s.date) === dayKey(best.date))
+      publish = stamp && nextDay && (local || shownStamp) ? stamp : best
+    } else if (best.tier >= 4 && best.tier <= 6) {
+      publish = pickByAgreement(byTier.filter((s) => s.tier >= 4 && s.tier <= 6), yearMonth?.date)
+    } else if (best.tier === 11) {
+      // Raw source dates: the most frequent day (ties to the earliest).
+      const counts = new Map<string, { s: Signal; n: number }>()
+      for (const c of byTier) if (c.tier === 11) {
+        const k = dayKey(c.date)
+        const e = counts.get(k)
+        if (e) e.n++
+        else counts.set(k, { s: c, n: 1 })
+      }
+      publish = [...counts.values()].sort((a, b) => b.n - a.n || toEpoch(a.s.date) - toEpoch(b.s.date))[0].s
+    } else {
+      publish = best
+    }
+  }
+
+  // Modification date: structured modified, then Last-Modified, then text "updated".
+  const mods = signals.filter((s) => s.type === "modified" && !offPage(s))
+  const modRank = (s: Signal) =>
+    s.source.startsWith("json-ld") || s.source.startsWith("microdata") ? 0
+      : s.source.startsWith("meta:") ? 1
+      : s.source.startsWith("time") ? 2
+      : s.source === "text:relative" ? 3
+      : s.source.startsWith("text") ? 4
+      : s.source === "last-modified-header" ? 5
+      : 6
+  const modified = mods.sort((a, b) => modRank(a) - modRank(b) || a.order - b.order)[0] ?? null
+  return { signals, publish, modified, discarded }
+}
+
+/** Among text dates: the year-month from the URL wins, else the earliest date of the best-hinted group. */
+const pickByAgreement = (cands: ReadonlyArray<Signal>, ym: DayDate | undefined): Signal | null => {
+  if (cands.length === 0) return null
+  if (ym) {
+    const match = cands.find((c) => c.date.y === ym.y && c.date.m === ym.m)
+    if (match) return match
+  }
+  const top = cands[0].tier
+  const group = cands.filter((c) => c.tier === top)
+  return group[0]
+}
+
+/**
+ * The dateline a reader sees beats a structured stamp it contradicts when the visible date is
+ * corroborated (by a second visible signal or by a structured modification date) and nothing
+ * visible supports the stamp.
+ */
+const visibleOverride = (p: Signal, signals: ReadonlyArray<Signal>): Signal => {
+  const pk = dayKey(p.date)
+  const visible = signals.filter((s) => s.tier >= 2 && s.tier <= 4 && s.type !== "modified")
+  if (visible.some((v) => dayKey(v.date) === pk)) return p
+  if (visible.length === 0) return p
+  const first = visible.sort((a, b) => a.order - b.order)[0]
+  const k = dayKey(first.date)
+  // Only a later visible date: earlier ones are usually a teaser or a related item above the article.
+  if (toEpochDay(first.date) <= toEpochDay(p.date)) return p
+  const corroborated =
+    (visible.filter((v) => dayKey(v.date) === k).length >= 2) ||
+    (signals.some((s) => s.type === "modified" && !offPage(s) && s.source !== "text:relative" && dayKey(s.date) === k))
+  return corroborated ? first : p
+}
+
+const isVisible = (s: Signal) =>
+  s.region !== "comment" && s.region !== "copyright" &&
+  (s.source.startsWith("text:date-element") || s.source.startsWith("time-element") || s.source === "abbr-element" || s.source === "title-attribute" || s.source === "text")
+
+/**
+ * A page that shows only its update date: the structured modification date is later than the
+ * structured publication date, a visible date on the page states the modification day, and
+ * nothing visible states the publication day. Readers (and annotators) date such a page by the
+ * day it shows.
+ */
+const shownUpdate = (p: Signal, signals: ReadonlyArray<Signal>): Signal => {
+  const pk = dayKey(p.date)
+  const visible = signals.filter(isVisible)
+  if (visible.some((v) => dayKey(v.date) === pk)) return p
+  const mod = signals.find((s) => s.type === "modified" && (s.source.startsWith("json-ld") || s.source.startsWith("meta:") || s.source.startsWith("microdata")) && toEpochDay(s.date) > toEpochDay(p.date))
+  if (!mod) return p
+  const mk = dayKey(mod.date)
+  const shown = visible.find((v) => dayKey(v.date) === mk)
+  return shown ?? p
+}
+
+const toEpochDay = (d: DayDate) => Math.round(Date.UTC(d.y, d.m - 1, d.d) / 86400000)
