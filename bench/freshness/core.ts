@@ -2,7 +2,7 @@
  * Pure-core accuracy bench: runs the extractor and selector directly over the shared benchmark
  * pages (no HTTP), scores publishDate against gold.json the same way the shared scorer does.
  *
- *   bun bench/freshness/core.ts [--bench /work/shared/benchmarks/freshness] [--fails N] [--limit N]
+ *   bun bench/freshness/core.ts [--bench ../shared/benchmarks/freshness] [--fails N] [--limit N]
  */
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -16,7 +16,7 @@ const arg = (n: string, d?: string) => {
   const i = process.argv.indexOf(`--${n}`)
   return i >= 0 ? process.argv[i + 1] : d
 }
-const dir = arg("bench", "/work/shared/benchmarks/freshness")!
+const dir = arg("bench", join(import.meta.dir, "../../../shared/benchmarks/freshness"))!
 const showFails = Number(arg("fails", "0"))
 const limit = Number(arg("limit", "0"))
 const only = arg("only")

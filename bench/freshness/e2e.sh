@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # End-to-end freshness benchmark: starts this checkout's service on loopback with a throwaway
 # database, issues a developer key and runs the shared scorer (which serves the pages itself).
-#   bench/freshness/e2e.sh [BENCH_DIR]     (default /work/shared/benchmarks/freshness)
+#   bench/freshness/e2e.sh [BENCH_DIR]     (default ../shared/benchmarks/freshness beside the checkout)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-BENCH=${1:-${FRESHNESS_BENCH_DIR:-/work/shared/benchmarks/freshness}}
+BENCH=${1:-${FRESHNESS_BENCH_DIR:-$PWD/../shared/benchmarks/freshness}}
 BUN=$PWD/node_modules/.bin/bun
 TMP=$(mktemp -d /tmp/freshness-e2e.XXXXXX)
 PORT=${PORT:-$((20000 + RANDOM % 20000))}
