@@ -2,7 +2,7 @@
  * Wiring: every service layer once, the API with its middlewares, the server.
  * Tests provide `AppLive` with their own configuration and a server on a random loopback port.
  */
-import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, HttpApiScalar, HttpRouter, HttpServer } from "@effect/platform"
 import { BunHttpServer } from "@effect/platform-bun"
 import { Effect, Layer } from "effect"
 import { AlertsLive } from "./alerts/http"
@@ -67,7 +67,10 @@ export const AppLive = HttpApiBuilder.serve(observe(routeTable)).pipe(
   Layer.provide(WorkersLive),
   // MCP (raw route beside the HttpApi); ssl_certificate enriched with CT history from the aggregator.
   Layer.provide(McpLive.pipe(Layer.provide(CtHistory.FromAggregator))),
-  HttpServer.withLogAddress
+  HttpServer.withLogAddress,
+  // The router would otherwise fold "//" in the whole request target, query string included,
+  // turning ?url=http://x//path into http:/x/path.
+  Layer.provide(HttpRouter.setRouterConfig({ ignoreDuplicateSlashes: false }))
 )
 
 /** The server as `serve` runs it, on PORT/HOST. */

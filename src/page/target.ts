@@ -20,9 +20,7 @@ export interface PageTarget {
 }
 
 export const pageTarget = (input: string): PageTarget | InvalidRequest | TargetForbidden => {
-  // An unencoded "http://…" in the query string reaches the handler as "http:/…": the router
-  // (find-my-way-ts) folds repeated slashes in the whole request target. Restore the scheme.
-  const raw = input.trim().replace(/^(https?):\/+(?=[^/])/i, "$1://")
+  const raw = input.trim()
   const parsed = parseTarget(raw)
   if (parsed instanceof InvalidRequest || parsed instanceof TargetForbidden) return parsed
   const explicit = /^[a-z][a-z0-9+.-]*:\/\//i.test(raw)

@@ -314,3 +314,13 @@ describe("validation messages", () => {
     expect(body.error.details.issues.map((i: any) => i.path)).toEqual(["url"])
   })
 })
+
+describe("raw query strings", () => {
+  test("an unencoded url parameter keeps its // (scheme and path)", async () => {
+    const raw = `http://127.0.0.1:${origin.port}//echo-headers`
+    seen.length = 0
+    const res = await fetch(`${svc.baseUrl}/v1/network/http-check?url=${raw}&method=GET`, { headers: { authorization: `Bearer ${key}` } })
+    const body = (await res.json()) as any
+    expect(body.url).toBe(raw)
+  })
+})
