@@ -62,7 +62,7 @@ export interface AppConfigShape {
   readonly logFormat: string
   readonly requestLogRetentionDays: number
   readonly webhookSigningSecret: Redacted.Redacted<string>
-  /** First retry delay of a failed webhook delivery; doubles per attempt (docs/analytics.md). */
+  /** First retry delay of a failed webhook delivery; doubles per attempt (the README (Account analytics and alerting)). */
   readonly webhookRetryBaseMs: number
 }
 

@@ -1,6 +1,6 @@
 /**
  * Report arithmetic (pure): period → window, window → rollup ranges, rollup rows → reports.
- * No Effect, no I/O. docs/analytics.md states every rule implemented here.
+ * No Effect, no I/O. the README (Account analytics and alerting) states every rule implemented here.
  */
 import { monthStart } from "../metering/Quota"
 import { DAY, floorTo, HOUR, MINUTE } from "./rollup"
@@ -187,7 +187,7 @@ export const performanceReport = (w: Window, rows: ReadonlyArray<OrgRow>) => {
 
 /**
  * Cost of one avoided computation, in cents: the project's flat estimate of the upstream work
- * (DNS queries, fetches, CT aggregator calls) a cache hit saves. docs/analytics.md.
+ * (DNS queries, fetches, CT aggregator calls) a cache hit saves. the README (Account analytics and alerting).
  */
 export const COST_PER_MISS_CENTS = 0.1
 

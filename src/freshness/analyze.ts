@@ -1,6 +1,6 @@
 /**
  * Content Freshness, pure core: a fetched page (headers, HTML text, URL) and the current time in,
- * the report out. Thresholds and weights are documented in docs/page.md.
+ * the report out. Thresholds and weights are documented in the README (Page intelligence).
  */
 import { analyzeCache, type CacheAnalysis } from "./cache"
 import { type DayDate, dayKey, parseHttpDate, toEpoch, toIso } from "./dates"

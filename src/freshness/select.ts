@@ -36,7 +36,7 @@ const structuredPublished = (s: RawSignal) =>
   (s.source.startsWith("meta:") || s.source.startsWith("json-ld:") || s.source.startsWith("microdata:")) && s.type === "published"
 
 /**
- * Reliability tier for a publication date (lower is better; docs/page.md has the table):
+ * Reliability tier for a publication date (lower is better; the README (Page intelligence) has the table):
  * 0 complete URL date; 1 structured published (meta, JSON-LD, microdata); 2 <time pubdate> or a
  * <time> in a date element; 3 other <time>; 4 text in a date element; 4.5 generic date metas;
  * 5 created dates and uploadDate; 5.5 dated elements in related/sidebar regions; 6 main-text dates;

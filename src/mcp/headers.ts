@@ -1,7 +1,7 @@
 /**
  * Security-header rubric for the security_headers tool (pure). Six headers, each judged on its
  * value, not its presence: good / weak / missing / invalid, with a deduction from 100. The grade
- * follows from the score; docs/mcp.md sets the rubric next to Mozilla HTTP Observatory's.
+ * follows from the score; the README (MCP Server) sets the rubric next to Mozilla HTTP Observatory's.
  */
 
 export type HeaderStatus = "good" | "weak" | "missing" | "invalid"
@@ -30,7 +30,7 @@ export interface HeadersReport {
 
 export type Grade = "A+" | "A" | "B" | "C" | "D" | "F"
 
-/** Deductions (points) per finding, documented in docs/mcp.md. */
+/** Deductions (points) per finding, documented in the README (MCP Server). */
 export const Deductions = {
   hsts: { missing: 20, invalid: 20, disabled: 20, short: 15, noHttps: 20 },
   csp: { missing: 25, invalid: 25, unsafeInline: 20, unsafeEval: 10, broadSource: 20, noScriptPolicy: 20, objectSrc: 5 },

@@ -1,7 +1,7 @@
 /**
  * WAF detection, pure core: one response (status, headers, cookies, body) matched against the
  * signature table; enforcement signal, block category, topology; canary verdicts and the active
- * probe summary; recommendations. Thresholds are documented in docs/page.md.
+ * probe summary; recommendations. Thresholds are documented in the README (Page intelligence).
  */
 import { type BlockCategory, type EvidenceKind, PROVIDERS, type ProviderEntry, type Signature } from "./signatures"
 
