@@ -76,7 +76,6 @@ export const makeBearerCheck = Effect.gen(function*() {
 
       const decision = yield* quota.consume(org.value)
       if (decision._tag === "Exceeded") {
-        if (meta) meta.quotaRefused = true
         return yield* new QuotaExceeded({
           message: `monthly quota of ${decision.limit} requests for the ${org.value.plan} plan is used up`,
           retryAfterSeconds: decision.retryAfterSeconds

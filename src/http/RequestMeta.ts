@@ -22,8 +22,6 @@ export interface RequestMeta {
   auditToken: string | undefined
   cache: CacheOutcome | undefined
   quota: { readonly limit: number; readonly remaining: number } | undefined
-  /** Set when the request was authenticated but refused for quota: logged, not counted. */
-  quotaRefused: boolean
 }
 
 export const currentRequestMeta = FiberRef.unsafeMake<RequestMeta | undefined>(undefined)

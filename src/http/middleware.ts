@@ -99,8 +99,7 @@ export const observe = (routes: RouteTable) => (app: HttpApp.Default): HttpApp.D
       org: undefined,
       auditToken: undefined,
       cache: undefined,
-      quota: undefined,
-      quotaRefused: false
+      quota: undefined
     }
     // The server sends the response from inside `app`, so headers go through a pre-response handler.
     yield* HttpApp.appendPreResponseHandler((_req, res) =>
