@@ -33,6 +33,9 @@ export const startService = async (overrides: Partial<AppConfigShape> = {}): Pro
     databaseUrl: "sqlite::memory:",
     allowPrivateTargets: true,
     dnsResolvers: [],
+    // Upstreams default to a closed loopback port: no test may reach past loopback by accident.
+    ctAggregatorUrl: "http://127.0.0.1:9",
+    rdapBootstrapUrl: "http://127.0.0.1:9/rdap/dns.json",
     ...overrides
   })
   const logging = process.env.TEST_LOGS ? Layer.empty : Logger.minimumLogLevel(LogLevel.None)
