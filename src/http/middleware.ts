@@ -23,7 +23,9 @@ const decodeIssues = (error: any): unknown => {
   const byPath = new Map<string, Array<string>>()
   for (const i of error.issues) {
     const path = Array.isArray(i.path) ? i.path.join(".") : String(i.path ?? "")
-    const message = String(i.message ?? i._tag)
+    const full = String(i.message ?? i._tag)
+    // Do not echo a huge hostile value back in full.
+    const message = full.length > 300 ? `${full.slice(0, 300)}…` : full
     byPath.set(path, [...(byPath.get(path) ?? []), message])
   }
   const issues = [...byPath].map(([path, messages]) => {
