@@ -16,7 +16,6 @@ import {
   blockCategoryOf,
   CANARIES,
   type CanaryResult,
-  type Evidence,
   detectProviders,
   enforcementOf,
   judgeCanary,
@@ -40,15 +39,11 @@ const benignHeaders: ReadonlyArray<readonly [string, string]> = [
   ["Accept-Language", "en-US,en;q=0.8"]
 ]
 
-export interface ProviderOut {
-  readonly name: string
-  readonly vendor: string
-  readonly confidence: number
-  readonly confidence_level: "high" | "medium" | "low"
-  readonly evidence: ReadonlyArray<Evidence>
-  readonly last_verified_at: string
-  readonly source_url: string
-}
+/** A providers entry as reported: the match without its internal enforcement facts. */
+export type ProviderOut = Pick<
+  ProviderMatch,
+  "name" | "vendor" | "confidence" | "confidence_level" | "evidence" | "last_verified_at" | "source_url"
+>
 
 export type ActiveProbe =
   | {

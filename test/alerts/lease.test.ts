@@ -6,17 +6,9 @@ import { expect, test } from "bun:test"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { until } from "../support/process"
 import { startService } from "../support/service"
 
-const until = async <A>(f: () => Promise<A | undefined>, what: string, ms = 15_000): Promise<A> => {
-  const end = Date.now() + ms
-  while (Date.now() < end) {
-    const v = await f()
-    if (v !== undefined) return v
-    await Bun.sleep(25)
-  }
-  throw new Error(`timed out waiting for ${what}`)
-}
 
 test("one evaluator per database; the lease passes on when its holder stops", async () => {
   const dir = mkdtempSync(join(tmpdir(), "di-lease-"))

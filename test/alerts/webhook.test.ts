@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Redacted } from "effect"
+import { until } from "../support/process"
 import { startService } from "../support/service"
 
 const SECRET = "test-signing-secret"
@@ -43,15 +44,6 @@ const receiver = (failFirst = 0, port = 0) => {
   return { server, received, url: `http://127.0.0.1:${server.port}/hooks/alerts?token=abc` }
 }
 
-const until = async <A>(f: () => Promise<A | undefined> | A | undefined, what: string, ms = 15_000): Promise<A> => {
-  const end = Date.now() + ms
-  while (Date.now() < end) {
-    const v = await f()
-    if (v !== undefined) return v
-    await Bun.sleep(25)
-  }
-  throw new Error(`timed out waiting for ${what}`)
-}
 
 const ruleBody = (url: string) => JSON.stringify({
   name: "any traffic", metric: "request_count", operator: "gte", threshold_value: 1, window_minutes: 5,

@@ -12,3 +12,14 @@ export const waitUntilUp = async (url: string, timeoutMs = 20000): Promise<boole
 
 /** A free-ish TCP port in a range unlikely to collide with the tests' random ones. */
 export const randomPort = () => 20000 + Math.floor(Math.random() * 20000)
+
+/** Polls `f` until it yields a value; fails after `ms` naming what was awaited. */
+export const until = async <A>(f: () => Promise<A | undefined> | A | undefined, what: string, ms = 15_000): Promise<A> => {
+  const end = Date.now() + ms
+  while (Date.now() < end) {
+    const v = await f()
+    if (v !== undefined) return v
+    await Bun.sleep(25)
+  }
+  throw new Error(`timed out waiting for ${what}`)
+}
