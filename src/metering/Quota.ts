@@ -42,7 +42,8 @@ export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
     })
 
     /** Counts one request against the organization's quota, or refuses it. */
-    const consume = Effect.fn("Quota.consume")(function*(org: Organization) {
+    // Untraced: it runs on every request.
+    const consume = Effect.fnUntraced(function*(org: Organization) {
       const now = yield* Clock.currentTimeMillis
       const counter = yield* counters.get(`${org.id}|${monthStart(now)}`)
       const limit = monthlyQuota[org.plan]
