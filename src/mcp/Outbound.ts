@@ -4,11 +4,10 @@
  * goes wrong after the first hop is an OutboundFailure with the reason. Also holds the extra
  * trusted CAs (NODE_EXTRA_CA_CERTS) for the TLS certificate check.
  */
-import { Context, Data, Effect, Layer, Option } from "effect"
-import { readFileSync } from "node:fs"
+import { Context, Data, Effect, Layer } from "effect"
 import { AppConfig } from "../Config"
 import type { InvalidRequest, TargetForbidden } from "../domain/errors"
-import { HttpProbe } from "../probe/HttpProbe"
+import { HttpProbe, readExtraCas } from "../probe/HttpProbe"
 import type { TlsOutcome } from "../probe/wire"
 
 export class OutboundFailure extends Data.TaggedError("OutboundFailure")<{ readonly url: string; readonly reason: string }> {
@@ -35,17 +34,6 @@ export interface OutboundResponse {
 }
 
 export type OutboundError = OutboundFailure | InvalidRequest | TargetForbidden
-
-/** PEM certificates of the extra CA file (NODE_EXTRA_CA_CERTS), one per entry. */
-export const readExtraCas = (path: Option.Option<string>): ReadonlyArray<string> => {
-  if (Option.isNone(path)) return []
-  try {
-    const pem = readFileSync(path.value, "utf8")
-    return pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []
-  } catch {
-    return []
-  }
-}
 
 export class Outbound extends Context.Tag("domain-intel/McpOutbound")<Outbound, {
   readonly fetch: (req: OutboundRequest) => Effect.Effect<OutboundResponse, OutboundError>

@@ -72,16 +72,8 @@ export class HttpProbe extends Context.Tag("domain-intel/HttpProbe")<HttpProbe, 
     Effect.gen(function*() {
       const config = yield* AppConfig
       const resolver = yield* DnsResolver
-      const extraCa = Option.match(config.extraCaCerts, {
-        onNone: () => undefined,
-        onSome: (path) => {
-          try {
-            return [readFileSync(path, "utf8")]
-          } catch {
-            return undefined
-          }
-        }
-      })
+      const cas = readExtraCas(config.extraCaCerts)
+      const extraCa = cas.length > 0 ? cas : undefined
       const vet = (t: ParsedTarget) =>
         vetTarget(t).pipe(
           Effect.provideService(AppConfig, config),
@@ -190,3 +182,14 @@ export class HttpProbe extends Context.Tag("domain-intel/HttpProbe")<HttpProbe, 
 }
 
 export const round = (ms: number) => Math.round(ms * 100) / 100
+
+/** PEM certificates of the extra CA file (NODE_EXTRA_CA_CERTS), one per entry; none when unreadable. */
+export const readExtraCas = (path: Option.Option<string>): ReadonlyArray<string> => {
+  if (Option.isNone(path)) return []
+  try {
+    const pem = readFileSync(path.value, "utf8")
+    return pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []
+  } catch {
+    return []
+  }
+}
