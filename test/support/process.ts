@@ -10,8 +10,17 @@ export const waitUntilUp = async (url: string, timeoutMs = 20000): Promise<boole
   return false
 }
 
-/** A free-ish TCP port in a range unlikely to collide with the tests' random ones. */
-export const randomPort = () => 20000 + Math.floor(Math.random() * 20000)
+/**
+ * A loopback port that was free a moment ago: the kernel picks it (so it never collides with a
+ * port a running test holds, as a random pick in the ephemeral range could), then it is released
+ * for the child process to bind.
+ */
+export const randomPort = () => {
+  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("") })
+  const port = probe.port!
+  probe.stop(true)
+  return port
+}
 
 /** Polls `f` until it yields a value; fails after `ms` naming what was awaited. */
 export const until = async <A>(f: () => Promise<A | undefined> | A | undefined, what: string, ms = 15_000): Promise<A> => {
