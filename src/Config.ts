@@ -64,6 +64,8 @@ export interface AppConfigShape {
   readonly webhookSigningSecret: Redacted.Redacted<string>
   /** First retry delay of a failed webhook delivery; doubles per attempt (the README (Account analytics and alerting)). */
   readonly webhookRetryBaseMs: number
+  /** Serve the hot read-only account GETs on the fast path (src/http/FastPath.ts; FAST_PATH, default true). */
+  readonly fastPath: boolean
 }
 
 const config = Config.all({
@@ -92,7 +94,8 @@ const config = Config.all({
   webhookSigningSecret: Config.redacted("WEBHOOK_SIGNING_SECRET").pipe(
     Config.withDefault(Redacted.make("domain-intel-webhook"))
   ),
-  webhookRetryBaseMs: Config.integer("WEBHOOK_RETRY_BASE_MS").pipe(Config.withDefault(5000))
+  webhookRetryBaseMs: Config.integer("WEBHOOK_RETRY_BASE_MS").pipe(Config.withDefault(5000)),
+  fastPath: Config.boolean("FAST_PATH").pipe(Config.withDefault(true))
 })
 
 export class AppConfig extends Context.Tag("domain-intel/AppConfig")<AppConfig, AppConfigShape>() {

@@ -4,13 +4,14 @@
  */
 import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpRouter, HttpServer } from "@effect/platform"
 import { BunHttpServer } from "@effect/platform-bun"
-import { Effect, Layer } from "effect"
+import { Effect, FiberRef, Layer } from "effect"
+import { alertFastRoutes } from "./alerts/fastRoutes"
 import { AlertsLive } from "./alerts/http"
 import { AlertsWorkers } from "./alerts/Workers"
 import { Api } from "./Api"
 import { AnalyticsLive } from "./analytics/http"
 import { AnalyticsWorkers } from "./analytics/Pruning"
-import { AuthLive } from "./auth/Auth"
+import { AuthLive, Bearer } from "./auth/Auth"
 import { Keys } from "./auth/Keys"
 import { AppConfig } from "./Config"
 import { CtAggregator } from "./ct/CtAggregator"
@@ -21,6 +22,7 @@ import { ZoneHygiene } from "./dns/zone/ZoneHygiene"
 import { DnssecValidator } from "./dnssec/DnssecValidator"
 import { ContentFreshness } from "./freshness/ContentFreshness"
 import { FreshnessLive } from "./freshness/http"
+import { FastPathStats, makeFastRoutes } from "./http/FastPath"
 import { observe, renderErrors } from "./http/middleware"
 import { makeRouteTable, type RawRoute } from "./http/RouteTable"
 import { Quota } from "./metering/Quota"
@@ -29,6 +31,7 @@ import { CtHistory } from "./mcp/CtHistory"
 import { McpLive, mcpRawRoutes } from "./mcp/http"
 import { NetworkLive } from "./network/http"
 import { HttpProbe } from "./probe/HttpProbe"
+import { ReadStore } from "./store/ReadStore"
 import { SqlLive } from "./store/Sql"
 import { SystemLive } from "./system/http"
 import { WafLive } from "./waf/http"
@@ -40,7 +43,8 @@ export const rawRoutes: ReadonlyArray<RawRoute> = [...mcpRawRoutes]
 export const routeTable = makeRouteTable(Api, rawRoutes)
 
 /** Services shared by the server and the CLI. */
-export const ServicesLive = Layer.mergeAll(Keys.Default, Quota.Default, RequestLog.Default).pipe(
+export const ServicesLive = Bearer.Default.pipe(
+  Layer.provideMerge(Layer.mergeAll(Keys.Default, Quota.Default, RequestLog.Default, FastPathStats.Default)),
   Layer.provideMerge(ZoneHygiene.Live),
   Layer.provideMerge(Layer.mergeAll(HttpProbe.Live, DnssecValidator.Live, CtAggregator.Live).pipe(Layer.provideMerge(DnsResolver.Live))),
   Layer.provideMerge(SqlLive)
@@ -71,12 +75,30 @@ export const AppLive = HttpApiBuilder.serve(observe(routeTable)).pipe(
   // The router would otherwise fold "//" in the whole request target, query string included,
   // turning ?url=http://x//path into http:/x/path.
   Layer.provide(HttpRouter.setRouterConfig({ ignoreDuplicateSlashes: false })),
-  // No trace exporter is configured, so per-request server spans (header redaction, URL
-  // parsing, attributes) would be pure cost on the hot path.
-  HttpMiddleware.withTracerDisabledWhen(() => true)
+  // No trace exporter is configured, so spans (per-request server spans, `Effect.fn` and SQL
+  // statement spans) would be pure cost on the hot path: the tracer is off for everything the
+  // server runs.
+  HttpMiddleware.withTracerDisabledWhen(() => true),
+  (layer) => Layer.locally(layer, FiberRef.currentTracerEnabled, false)
 )
+
+/**
+ * Bun.serve on `port`/`hostname`, with the fast-path routes (src/http/FastPath.ts) in front of
+ * the handler the HttpApi installs, unless FAST_PATH=false.
+ */
+export const serverLayer = (options: { readonly port: number; readonly hostname: string }) =>
+  Layer.unwrapEffect(
+    Effect.gen(function*() {
+      const config = yield* AppConfig
+      const { reader } = yield* ReadStore
+      const routes = config.fastPath && reader !== undefined
+        ? yield* makeFastRoutes(alertFastRoutes(reader), routeTable, reader.version)
+        : {}
+      return BunHttpServer.layer({ ...options, routes } as Parameters<typeof BunHttpServer.layer>[0])
+    })
+  ).pipe(Layer.provide(ReadStore.Default))
 
 /** The server as `serve` runs it, on PORT/HOST. */
 export const ServerLive = Layer.unwrapEffect(
-  Effect.map(AppConfig, (c) => AppLive.pipe(Layer.provide(BunHttpServer.layer({ port: c.port, hostname: c.host }))))
+  Effect.map(AppConfig, (c) => AppLive.pipe(Layer.provide(serverLayer({ port: c.port, hostname: c.host }))))
 )

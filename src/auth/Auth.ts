@@ -40,49 +40,63 @@ export interface BearerOptions {
 /**
  * The bearer check every /v1 operation runs: key (or audit token) → 401, quota → 429 (the
  * request is not counted), plan → 403. Fills the request's RequestMeta. Shared by the HttpApi
- * `Auth` middleware and the raw routes, which HttpApi middleware does not reach.
+ * `Auth` middleware, the raw routes (which HttpApi middleware does not reach) and the fast path,
+ * so all three see one memo of key lookups.
  */
-export const makeBearerCheck = Effect.gen(function*() {
-  const keys = yield* Keys
-  const quota = yield* Quota
-  // Key lookups are memoised briefly so a busy client costs one indexed read per 30 s.
-  const byKey = memo(30_000, 10_000, (token: string) => keys.authenticate(token).pipe(Effect.orDie))
-  const byAuditToken = memo(30_000, 10_000, (token: string) => keys.auditTokenOrg(token).pipe(Effect.orDie))
+export class Bearer extends Effect.Service<Bearer>()("domain-intel/Bearer", {
+  effect: Effect.gen(function*() {
+    const keys = yield* Keys
+    const quota = yield* Quota
+    // Key lookups are memoised briefly so a busy client costs one indexed read per 30 s.
+    const byKey = memo(30_000, 10_000, (token: string) => keys.authenticate(token).pipe(Effect.orDie))
+    const byAuditToken = memo(30_000, 10_000, (token: string) => keys.auditTokenOrg(token).pipe(Effect.orDie))
 
-  return (rawToken: string, options: BearerOptions = {}): Effect.Effect<Organization, BearerFailure> =>
-    Effect.gen(function*() {
-      const token = rawToken.trim()
-      const meta = yield* requestMeta
-      const operation = meta?.operation && meta.operation !== "unknown" ? meta.operation : options.operation ?? "unknown"
-      const plan = meta?.plan ?? options.plan
-      if (token.length === 0) {
-        return yield* new Unauthorized({ message: "missing API key: send Authorization: Bearer <key>" })
-      }
-      let org = yield* byKey(token)
-      if (Option.isNone(org) && auditTokenOperations.has(operation) && token.startsWith("dia_")) {
-        org = yield* byAuditToken(token)
-        if (Option.isSome(org) && meta) meta.auditToken = token
-      }
-      if (Option.isNone(org)) return yield* new Unauthorized({ message: "unknown or malformed API key" })
-      if (meta) meta.org = org.value
+    const check = (rawToken: string, options: BearerOptions = {}): Effect.Effect<Organization, BearerFailure> =>
+      Effect.gen(function*() {
+        const token = rawToken.trim()
+        const meta = yield* requestMeta
+        const operation = meta?.operation && meta.operation !== "unknown" ? meta.operation : options.operation ?? "unknown"
+        const plan = meta?.plan ?? options.plan
+        if (token.length === 0) {
+          return yield* new Unauthorized({ message: "missing API key: send Authorization: Bearer <key>" })
+        }
+        let org = yield* byKey.get(token)
+        if (Option.isNone(org) && auditTokenOperations.has(operation) && token.startsWith("dia_")) {
+          org = yield* byAuditToken.get(token)
+          if (Option.isSome(org) && meta) meta.auditToken = token
+        }
+        if (Option.isNone(org)) return yield* new Unauthorized({ message: "unknown or malformed API key" })
+        if (meta) meta.org = org.value
 
-      const decision = yield* quota.consume(org.value)
-      if (decision._tag === "Exceeded") {
-        return yield* new QuotaExceeded({
-          message: `monthly quota of ${decision.limit} requests for the ${org.value.plan} plan is used up`,
-          retryAfterSeconds: decision.retryAfterSeconds
-        })
-      }
-      if (meta) meta.quota = { limit: decision.limit, remaining: decision.remaining }
+        const decision = yield* quota.consume(org.value)
+        if (decision._tag === "Exceeded") {
+          return yield* new QuotaExceeded({
+            message: `monthly quota of ${decision.limit} requests for the ${org.value.plan} plan is used up`,
+            retryAfterSeconds: decision.retryAfterSeconds
+          })
+        }
+        if (meta) meta.quota = { limit: decision.limit, remaining: decision.remaining }
 
-      if (plan && !planAllows(org.value.plan, plan)) {
-        return yield* new PlanForbidden({
-          message: `${operation} needs the ${plan} plan or above; this key's organization is on ${org.value.plan}`
-        })
-      }
-      return org.value
-    })
-})
+        if (plan && !planAllows(org.value.plan, plan)) {
+          return yield* new PlanForbidden({
+            message: `${operation} needs the ${plan} plan or above; this key's organization is on ${org.value.plan}`
+          })
+        }
+        return org.value
+      })
+
+    /**
+     * The organization of an API key whose lookup is memoised and fresh, without I/O; undefined
+     * when `check` has to decide (unknown key, expired memo, audit token).
+     */
+    const peekKey = (rawToken: string, now: number): Organization | undefined => {
+      const hit = byKey.peek(rawToken.trim(), now)
+      return hit !== undefined && Option.isSome(hit) ? hit.value : undefined
+    }
+
+    return { check, peekKey } as const
+  })
+}) {}
 
 /**
  * Memoises an effectful lookup for `ttlMs`: a hit costs one Map read (this runs on every
@@ -90,7 +104,11 @@ export const makeBearerCheck = Effect.gen(function*() {
  */
 const memo = <K, V>(ttlMs: number, capacity: number, lookup: (key: K) => Effect.Effect<V>) => {
   const entries = new Map<K, { readonly value: V; readonly expires: number }>()
-  return (key: K): Effect.Effect<V> =>
+  const peek = (key: K, now: number): V | undefined => {
+    const hit = entries.get(key)
+    return hit !== undefined && hit.expires > now ? hit.value : undefined
+  }
+  const get = (key: K): Effect.Effect<V> =>
     Effect.flatMap(Clock.currentTimeMillis, (now) => {
       const hit = entries.get(key)
       if (hit !== undefined && hit.expires > now) return Effect.succeed(hit.value)
@@ -101,6 +119,7 @@ const memo = <K, V>(ttlMs: number, capacity: number, lookup: (key: K) => Effect.
           entries.set(key, { value, expires: now + ttlMs })
         }))
     })
+  return { get, peek }
 }
 
 /** The bearer token of an Authorization header value ("" when absent or not Bearer). */
@@ -111,7 +130,7 @@ export const bearerToken = (header: string | undefined): string => {
 
 export const AuthLive = Layer.effect(
   Auth,
-  Effect.map(makeBearerCheck, (check) => ({
-    bearer: (redacted: Redacted.Redacted<string>) => check(Redacted.value(redacted))
+  Effect.map(Bearer, (bearer) => ({
+    bearer: (redacted: Redacted.Redacted<string>) => bearer.check(Redacted.value(redacted))
   }))
 )

@@ -4,6 +4,7 @@
  * log and response headers from it; auth and handlers fill it in.
  */
 import { Effect, FiberRef } from "effect"
+import { randomUUID } from "node:crypto"
 import type { Organization } from "../auth/Keys"
 import type { Plan } from "../domain/plans"
 
@@ -23,6 +24,10 @@ export interface RequestMeta {
   cache: CacheOutcome | undefined
   quota: { readonly limit: number; readonly remaining: number } | undefined
 }
+
+/** The caller's X-Request-Id when it is a sane token, else a fresh UUID. */
+export const requestIdFrom = (incoming: string | null | undefined): string =>
+  incoming && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID()
 
 export const currentRequestMeta = FiberRef.unsafeMake<RequestMeta | undefined>(undefined)
 

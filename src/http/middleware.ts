@@ -8,10 +8,9 @@
  */
 import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Clock, Effect, Option } from "effect"
-import { randomUUID } from "node:crypto"
 import { errorBody, isApiError, QuotaExceeded } from "../domain/errors"
 import { RequestLog } from "../metering/RequestLog"
-import { currentRequestMeta, type RequestMeta } from "./RequestMeta"
+import { currentRequestMeta, type RequestMeta, requestIdFrom } from "./RequestMeta"
 import type { RouteTable } from "./RouteTable"
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
@@ -90,9 +89,8 @@ export const observe = (routes: RouteTable) => (app: HttpApp.Default): HttpApp.D
     const ts = yield* Clock.currentTimeMillis
     const path = new URL(request.url, "http://x").pathname
     const route = routes.match(request.method, path)
-    const incomingId = request.headers["x-request-id"]
     const meta: RequestMeta = {
-      requestId: incomingId && /^[\w.:-]{1,128}$/.test(incomingId) ? incomingId : randomUUID(),
+      requestId: requestIdFrom(request.headers["x-request-id"]),
       method: request.method,
       path,
       operation: route?.operation ?? "unknown",

@@ -6,7 +6,7 @@
  */
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Layer } from "effect"
-import { bearerToken, makeBearerCheck } from "../auth/Auth"
+import { Bearer, bearerToken } from "../auth/Auth"
 import { errorResponse } from "../http/middleware"
 import type { RawRoute } from "../http/RouteTable"
 import { CertInspector } from "./CertInspector"
@@ -32,7 +32,7 @@ const jsonError = (status: number, code: string, message: string, headers: Recor
 /** The route handlers, with their services already in hand. */
 export const makeMcpHandlers = Effect.gen(function*() {
   const server = yield* McpServer
-  const check = yield* makeBearerCheck
+  const { check } = yield* Bearer
 
   const post = Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
@@ -69,12 +69,12 @@ export const McpRouteLive = HttpApiBuilder.Router.use((router) =>
   })
 )
 
-/** Every service the MCP endpoint needs, given AppConfig, DnsResolver, Keys, Quota and CtHistory. */
+/** Every service the MCP endpoint needs, given AppConfig, DnsResolver, Bearer and CtHistory. */
 export const McpServicesLive = McpServer.Live.pipe(
   Layer.provideMerge(Tools.Live),
   Layer.provideMerge(Layer.mergeAll(Rdap.Live, CertInspector.Live)),
   Layer.provideMerge(Outbound.Live)
 )
 
-/** The endpoint with its services: provide AppConfig, DnsResolver, Keys, Quota and CtHistory. */
+/** The endpoint with its services: provide AppConfig, DnsResolver, Bearer and CtHistory. */
 export const McpLive = McpRouteLive.pipe(Layer.provide(McpServicesLive))

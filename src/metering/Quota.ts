@@ -2,9 +2,12 @@
  * Monthly quota per organization (SPEC.md Limits). The count of the current UTC month is loaded
  * once per organization from `quota_usage` (kept by the request-log writer), then kept in
  * memory and advanced on every counted request, so the check costs no I/O on the hot path.
+ *
+ * Counters live in a plain Map so the fast path (src/http/FastPath.ts) can read and advance a
+ * loaded counter synchronously; `consume` is the same decision after loading on a miss.
  */
 import { SqlClient } from "@effect/sql"
-import { Cache, Clock, Duration, Effect } from "effect"
+import { Clock, Effect } from "effect"
 import type { Organization } from "../auth/Keys"
 import { monthlyQuota } from "../domain/plans"
 
@@ -24,47 +27,82 @@ export type QuotaDecision =
   | { readonly _tag: "Allowed"; readonly limit: number; readonly remaining: number }
   | { readonly _tag: "Exceeded"; readonly limit: number; readonly retryAfterSeconds: number }
 
+interface Counter {
+  used: number
+}
+
+/** Organizations × months kept in memory; the oldest loaded counter goes first beyond this. */
+const capacity = 100_000
+
 export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const counters = new Map<string, Counter>()
+    // The month's bounds, recomputed only when `now` leaves them (this runs on every request).
+    let month = 0
+    let next = 0
+    const monthOf = (now: number) => {
+      if (now < month || now >= next) {
+        month = monthStart(now)
+        next = nextMonthStart(now)
+      }
+      return month
+    }
+    const keyOf = (org: Organization, now: number) => `${org.id}|${monthOf(now)}`
 
-    // key: orgId|monthStart → mutable counter
-    const counters = yield* Cache.make({
-      capacity: 100_000,
-      timeToLive: Duration.days(40),
-      lookup: (key: string) =>
-        Effect.gen(function*() {
-          const [orgId, start] = key.split("|")
-          const rows = yield* sql<{ used: number }>`
-            SELECT used FROM quota_usage WHERE org_id = ${orgId} AND month = ${Number(start)}`
-          return { used: rows[0]?.used ?? 0 }
-        }).pipe(Effect.orDie)
-    })
+    /** The month's counter, read from the store on first use (concurrent first uses share one). */
+    const counter = (org: Organization, now: number): Effect.Effect<Counter> => {
+      const key = keyOf(org, now)
+      const hit = counters.get(key)
+      if (hit !== undefined) return Effect.succeed(hit)
+      return sql<{ used: number }>`SELECT used FROM quota_usage WHERE org_id = ${org.id} AND month = ${monthOf(now)}`
+        .pipe(
+          Effect.orDie,
+          Effect.map((rows) => {
+            const raced = counters.get(key)
+            if (raced !== undefined) return raced
+            if (counters.size >= capacity) counters.delete(counters.keys().next().value as string)
+            const loaded = { used: rows[0]?.used ?? 0 }
+            counters.set(key, loaded)
+            return loaded
+          })
+        )
+    }
+
+    const decide = (c: Counter, org: Organization, now: number): QuotaDecision => {
+      const limit = monthlyQuota[org.plan]
+      if (c.used >= limit) {
+        return { _tag: "Exceeded", limit, retryAfterSeconds: Math.max(1, Math.ceil((nextMonthStart(now) - now) / 1000)) }
+      }
+      c.used += 1
+      return { _tag: "Allowed", limit, remaining: limit - c.used }
+    }
 
     /** Counts one request against the organization's quota, or refuses it. */
-    // Untraced: it runs on every request.
-    const consume = Effect.fnUntraced(function*(org: Organization) {
-      const now = yield* Clock.currentTimeMillis
-      const counter = yield* counters.get(`${org.id}|${monthStart(now)}`)
-      const limit = monthlyQuota[org.plan]
-      if (counter.used >= limit) {
-        return {
-          _tag: "Exceeded",
-          limit,
-          retryAfterSeconds: Math.max(1, Math.ceil((nextMonthStart(now) - now) / 1000))
-        } satisfies QuotaDecision as QuotaDecision
-      }
-      counter.used += 1
-      return { _tag: "Allowed", limit, remaining: limit - counter.used } satisfies QuotaDecision as QuotaDecision
-    })
+    const consume = (org: Organization): Effect.Effect<QuotaDecision> =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.map(counter(org, now), (c) => decide(c, org, now)))
+
+    /**
+     * Synchronous form for the fast path: true when this month's counter is loaded and has room,
+     * so that `take` right after will allow the request. False means "use `consume`".
+     */
+    const hasRoom = (org: Organization, now: number): boolean => {
+      const c = counters.get(keyOf(org, now))
+      return c !== undefined && c.used < monthlyQuota[org.plan]
+    }
+
+    /** Counts one request whose room `hasRoom` confirmed in the same synchronous step. */
+    const take = (org: Organization, now: number): { readonly limit: number; readonly remaining: number } => {
+      const decision = decide(counters.get(keyOf(org, now))!, org, now)
+      if (decision._tag !== "Allowed") throw new Error("Quota.take without room")
+      return decision
+    }
 
     /** Used so far this month (for the usage report). */
-    const used = Effect.fn("Quota.used")(function*(org: Organization) {
-      const now = yield* Clock.currentTimeMillis
-      const counter = yield* counters.get(`${org.id}|${monthStart(now)}`)
-      return { limit: monthlyQuota[org.plan], used: counter.used }
-    })
+    const used = (org: Organization) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        Effect.map(counter(org, now), (c) => ({ limit: monthlyQuota[org.plan], used: c.used })))
 
-    return { consume, used } as const
+    return { consume, hasRoom, take, used } as const
   })
 }) {}

@@ -5,7 +5,7 @@
  * what is left, so SIGTERM/SIGINT lose nothing and no response waits on the disk.
  */
 import { SqlClient } from "@effect/sql"
-import { Duration, Effect, Schedule } from "effect"
+import { Duration, Effect, Runtime, Schedule } from "effect"
 import { writeBatch } from "./writeBatch"
 
 export interface RequestRecord {
@@ -54,14 +54,23 @@ export class RequestLog extends Effect.Service<RequestLog>()("domain-intel/Reque
     )
     yield* Effect.addFinalizer(() => flushLocked)
 
-    const record = (entry: RequestRecord): Effect.Effect<void> =>
-      Effect.suspend(() => {
-        buffer.push(entry)
-        return buffer.length >= softLimit ? Effect.forkDaemon(flushLocked).pipe(Effect.asVoid) : Effect.void
-      })
+    const runFork = Runtime.runFork(yield* Effect.runtime<never>())
+    let earlyFlushQueued = false
+    const earlyFlush = Effect.ensuring(flushLocked, Effect.sync(() => { earlyFlushQueued = false }))
+    /** Appends without an Effect around it (the fast path); a full buffer starts one flush. */
+    const unsafeRecord = (entry: RequestRecord): void => {
+      buffer.push(entry)
+      if (buffer.length >= softLimit && !earlyFlushQueued) {
+        earlyFlushQueued = true
+        // Scheduled, not run inline: the write must not sit in the response of this request.
+        runFork(earlyFlush, { immediate: false })
+      }
+    }
+    const record = (entry: RequestRecord): Effect.Effect<void> => Effect.sync(() => unsafeRecord(entry))
 
     return {
       record,
+      unsafeRecord,
       /** Write everything buffered now (tests, reports that must see the latest requests). */
       flush: flushLocked,
       stats: Effect.sync(() => ({ buffered: buffer.length, written }))

@@ -1,15 +1,21 @@
 import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { writeRollups } from "../analytics/rollup"
-import { countsAgainstQuota, monthStart } from "./Quota"
+import { countsAgainstQuota, monthStart, nextMonthStart } from "./Quota"
 import type { RequestRecord } from "./RequestLog"
 
 /** Adds the batch's counted requests to each organization's monthly usage. */
 const writeQuotaUsage = (sql: SqlClient.SqlClient, batch: ReadonlyArray<RequestRecord>) => {
   const sums = new Map<string, { org_id: string; month: number; used: number }>()
+  // A batch spans 200 ms: compute the month's bounds once, not per record.
+  let month = 0
+  let next = 0
   for (const r of batch) {
     if (!countsAgainstQuota(r.status)) continue
-    const month = monthStart(r.ts)
+    if (r.ts < month || r.ts >= next) {
+      month = monthStart(r.ts)
+      next = nextMonthStart(r.ts)
+    }
     const key = `${r.orgId}|${month}`
     const entry = sums.get(key)
     if (entry) entry.used++

@@ -16,6 +16,7 @@ const DirectRequestLog = Layer.effect(
   Effect.map(SqlClient.SqlClient, (sql) =>
     RequestLog.make({
       record: (r: RequestRecord) => Effect.orDie(writeBatch(sql, [r])),
+      unsafeRecord: (r: RequestRecord) => Effect.runSync(Effect.orDie(writeBatch(sql, [r]))),
       flush: Effect.void,
       stats: Effect.succeed({ buffered: 0, written: 0 })
     }))

@@ -3,13 +3,12 @@
  * with an in-memory SQLite store unless the test names a file.
  */
 import { HttpServer } from "@effect/platform"
-import { BunHttpServer } from "@effect/platform-bun"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import { Keys } from "../../src/auth/Keys"
 import { AppConfig, type AppConfigShape } from "../../src/Config"
 import type { Plan } from "../../src/domain/plans"
-import { AppLive, ServicesLive } from "../../src/Http"
+import { AppLive, serverLayer, ServicesLive } from "../../src/Http"
 import { RequestLog } from "../../src/metering/RequestLog"
 
 export interface TestService {
@@ -40,7 +39,7 @@ export const startService = async (overrides: Partial<AppConfigShape> = {}): Pro
   })
   const logging = process.env.TEST_LOGS ? Layer.empty : Logger.minimumLogLevel(LogLevel.None)
   const layer = AppLive.pipe(
-    Layer.provideMerge(BunHttpServer.layer({ port: 0, hostname: "127.0.0.1" })),
+    Layer.provideMerge(serverLayer({ port: 0, hostname: "127.0.0.1" })),
     Layer.provideMerge(ServicesLive),
     Layer.provideMerge(config),
     Layer.provide(logging)
