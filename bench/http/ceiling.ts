@@ -4,7 +4,9 @@
  *   2. a minimal Effect HttpApi (one endpoint, no middleware) on BunHttpServer — the
  *      framework's own ceiling;
  *   3. domain-intel's unauthenticated GET /healthz (its middlewares, no auth);
- *   4. domain-intel's authenticated, metered GET /v1/alerts/rules.
+ *   4. domain-intel's authenticated, metered GET /v1/alerts/rules on the HttpApi path
+ *      (FAST_PATH=false);
+ *   5. the same on the fast path (src/http/FastPath.ts), the default.
  * Run: bun bench/http/ceiling.ts [seconds]
  */
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, HttpMiddleware } from "@effect/platform"
@@ -42,15 +44,19 @@ const minimal = ManagedRuntime.make(
 )
 await minimal.runPromise(Effect.void)
 
-// 3-4. the service, as its own process
+// 3-5. the service, as its own process: the HttpApi path only (18503) and with the fast path (18504)
 const dir = mkdtempSync(join(tmpdir(), "di-ceiling-"))
-const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, "db")}`, PORT: "18503", HOST: "127.0.0.1", LOG_LEVEL: "warn" }
+const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, "db")}`, HOST: "127.0.0.1", LOG_LEVEL: "warn" }
 const root = join(import.meta.dir, "../..")
 const key = spawnSync(process.execPath, ["src/main.ts", "keys", "create", "--org", "bench", "--plan", "enterprise"], { cwd: root, env, encoding: "utf8" }).stdout.trim().split("\n").pop()!
-const service = spawn(process.execPath, ["src/main.ts", "serve"], { cwd: root, env, stdio: "ignore" })
-for (let i = 0; i < 100; i++) {
-  if (await fetch("http://127.0.0.1:18503/healthz").then((r) => r.ok, () => false)) break
-  await Bun.sleep(100)
+const services = [["18503", "false"], ["18504", "true"]].map(([port, fast]) =>
+  spawn(process.execPath, ["src/main.ts", "serve"], { cwd: root, env: { ...env, PORT: port, FAST_PATH: fast }, stdio: "ignore" })
+)
+for (const port of ["18503", "18504"]) {
+  for (let i = 0; i < 100; i++) {
+    if (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)) break
+    await Bun.sleep(100)
+  }
 }
 await Bun.sleep(300)
 
@@ -58,10 +64,11 @@ const rows: Array<[string, number]> = []
 rows.push(["bare Bun.serve", await wrk("http://127.0.0.1:18501/")])
 rows.push(["minimal Effect HttpApi (framework ceiling)", await wrk("http://127.0.0.1:18502/x")])
 rows.push(["domain-intel GET /healthz (no auth)", await wrk("http://127.0.0.1:18503/healthz")])
-rows.push(["domain-intel GET /v1/alerts/rules (auth, quota, log)", await wrk("http://127.0.0.1:18503/v1/alerts/rules", [`Authorization: Bearer ${key}`])])
+rows.push(["domain-intel GET /v1/alerts/rules, HttpApi path (auth, quota, log)", await wrk("http://127.0.0.1:18503/v1/alerts/rules", [`Authorization: Bearer ${key}`])])
+rows.push(["domain-intel GET /v1/alerts/rules, fast path (auth, quota, log)", await wrk("http://127.0.0.1:18504/v1/alerts/rules", [`Authorization: Bearer ${key}`])])
 console.log(`wrk -c100 -t2 -d${seconds}s, loopback`)
 console.log("| server | requests/s | × bare |\n|---|---|---|")
 for (const [name, rps] of rows) console.log(`| ${name} | ${Math.round(rps)} | ${(rps / rows[0][1]).toFixed(2)} |`)
 bare.kill()
-service.kill("SIGTERM")
+for (const s of services) s.kill("SIGTERM")
 await minimal.dispose()

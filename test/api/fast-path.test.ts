@@ -89,7 +89,15 @@ describe("fast path", () => {
     const a = await createRule(fast, key, "first")
     await createRule(fast, key, "second", 7)
 
-    const served = [
+    interface Case {
+      readonly path: string
+      readonly method?: string
+      /** A well-formed X-Request-Id, echoed by both paths. */
+      readonly requestId?: string
+      /** A malformed one, replaced by a fresh UUID on both paths. */
+      readonly badRequestId?: string
+    }
+    const served: Array<Case> = [
       { path: "/v1/alerts/rules" },
       { path: "/v1/alerts/rules?unrelated=1" },
       { path: `/v1/alerts/rules/${a.id}` },
@@ -97,7 +105,7 @@ describe("fast path", () => {
       { path: `/v1/alerts/rules/${a.id}`, badRequestId: "no spaces allowed" },
       { path: `/v1/alerts/rules/${a.id.replace("_", "%5F")}` } // Bun decodes the escape, as the router does
     ]
-    const handedOver = [
+    const handedOver: Array<Case> = [
       { path: "/v1/alerts/rules/rule_that_does_not_exist" }, // 404 from the full path
       { path: `/v1/alerts/rules/${"x".repeat(101)}` }, // the path schema refuses it: 400
       { path: `/v1/alerts/rules/${a.id.replace("_", "%255F")}` }, // a literal "%": left to the router
@@ -107,17 +115,17 @@ describe("fast path", () => {
       { path: "/v1/alerts/rules", method: "DELETE" } // no such operation: the full path answers
     ]
     // Paths Bun's routes do not match at all go straight to the HttpApi handler.
-    const elsewhere = [{ path: "/v1/alerts/rules/" }, { path: "/v1//alerts/rules" }]
+    const elsewhere: Array<Case> = [{ path: "/v1/alerts/rules/" }, { path: "/v1//alerts/rules" }]
     for (const group of [served, handedOver, elsewhere]) {
       const delta = await moved(fast, async () => {
         for (const c of group) {
           const headers: Record<string, string> = {}
-          if ("requestId" in c) headers["x-request-id"] = c.requestId!
-          if ("badRequestId" in c) headers["x-request-id"] = c.badRequestId!
-          const init = { key, method: "method" in c ? c.method : "GET", headers }
+          const sentId = c.requestId ?? c.badRequestId
+          if (sentId !== undefined) headers["x-request-id"] = sentId
+          const init = { key, method: c.method ?? "GET", headers }
           const x = await ask(fast, c.path, init)
           const y = await ask(full, c.path, init)
-          expectSameAnswer(x, y, "requestId" in c ? c.requestId : undefined)
+          expectSameAnswer(x, y, c.requestId)
           if (group === served) {
             expect(x.status).toBe(200)
             expect(x.headers["content-type"]).toBe("application/json")
