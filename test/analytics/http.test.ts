@@ -81,7 +81,12 @@ describe("analytics over HTTP", () => {
     expect(body.avg_response_time).toBeCloseTo(sorted.reduce((a, b) => a + b, 0) / sorted.length, 1)
     expect(body.error_rate).toBe(20) // 15 of 75
     expect(body.total_requests).toBe(75)
-    expect(body.timeline.length).toBe(121)
+    // 6-hour buckets from the one holding `start` up to `end`: 121, or 120 when `end` falls on a
+    // bucket boundary (a run in the minute before 00:00, 06:00, 12:00 or 18:00 UTC).
+    const bucket = 6 * 3_600_000
+    const first = Math.floor(Date.parse(body.start) / bucket) * bucket
+    expect(body.timeline.length).toBe(Math.ceil((Date.parse(body.end) - first) / bucket))
+    expect([120, 121]).toContain(body.timeline.length)
     expect(body.timeline.reduce((a: number, t: any) => a + t.requests, 0)).toBe(75)
     expect(Object.keys(body.timeline[0]).sort()).toEqual(["avg_ms", "error_rate", "p95_ms", "requests", "timestamp"])
 

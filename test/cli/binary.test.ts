@@ -7,7 +7,7 @@ import { spawn, spawnSync } from "node:child_process"
 import { copyFileSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
-import { randomPort, waitUntilUp } from "../support/process"
+import { listeningPort, waitUntilUp } from "../support/process"
 
 const root = resolve(import.meta.dir, "../..")
 const work = mkdtempSync(join(tmpdir(), "di-bin-"))
@@ -46,17 +46,17 @@ describe("single binary", () => {
   })
 
   test("serve creates the default organization, prints its key once, and answers an http-check", async () => {
-    const port = randomPort()
     const db = join(work, "serve.db")
     const child = spawn(binary, ["serve"], {
       cwd: work,
-      env: env({ DATABASE_URL: `sqlite:${db}`, PORT: String(port), HOST: "127.0.0.1", ALLOW_PRIVATE_TARGETS: "true" }),
+      env: env({ DATABASE_URL: `sqlite:${db}`, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ALLOW_PRIVATE_TARGETS: "true" }),
       stdio: ["ignore", "pipe", "pipe"]
     })
     let out = ""
     child.stdout.on("data", (d) => (out += d))
     const exited = new Promise<number | null>((r) => child.on("exit", (c) => r(c)))
     try {
+      const port = await listeningPort(child)
       expect(await waitUntilUp(`http://127.0.0.1:${port}/healthz`)).toBe(true)
       const key = out.trim().split("\n").pop()!
       expect(key).toMatch(/^di_/)
@@ -77,13 +77,13 @@ describe("single binary", () => {
     // A second start finds the organization and prints no new key.
     const again = spawn(binary, ["serve"], {
       cwd: work,
-      env: env({ DATABASE_URL: `sqlite:${db}`, PORT: String(port + 1), HOST: "127.0.0.1" }),
+      env: env({ DATABASE_URL: `sqlite:${db}`, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info" }),
       stdio: ["ignore", "pipe", "pipe"]
     })
     let out2 = ""
     again.stdout.on("data", (d) => (out2 += d))
     try {
-      expect(await waitUntilUp(`http://127.0.0.1:${port + 1}/healthz`)).toBe(true)
+      expect(await waitUntilUp(`http://127.0.0.1:${await listeningPort(again)}/healthz`)).toBe(true)
       expect(out2).not.toContain("di_")
     } finally {
       again.kill("SIGKILL")

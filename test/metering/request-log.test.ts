@@ -5,7 +5,7 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Database } from "bun:sqlite"
-import { randomPort, waitUntilUp } from "../support/process"
+import { listeningPort, waitUntilUp } from "../support/process"
 import { startService, type TestService } from "../support/service"
 
 let svc: TestService
@@ -56,15 +56,15 @@ describe("shutdown", () => {
   test("SIGTERM flushes every buffered record before exit", async () => {
     const dir = mkdtempSync(join(tmpdir(), "di-sigterm-"))
     const db = join(dir, "db.sqlite")
-    const port = randomPort()
     const child = spawn(process.execPath, ["src/main.ts", "serve"], {
-      env: { ...process.env, DATABASE_URL: `sqlite:${db}`, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "error" },
+      env: { ...process.env, DATABASE_URL: `sqlite:${db}`, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info" },
       stdio: ["ignore", "pipe", "pipe"]
     })
     let out = ""
     child.stdout.on("data", (d) => (out += d))
     const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)))
     try {
+      const port = await listeningPort(child)
       expect(await waitUntilUp(`http://127.0.0.1:${port}/healthz`)).toBe(true)
       const key = out.trim().split("\n").pop()!
       const n = 300

@@ -1,3 +1,5 @@
+import type { ChildProcess } from "node:child_process"
+
 /** Helpers for tests that run the service as a separate process. */
 
 /** Polls `url` until it answers 2xx or the time is up; returns whether it came up. */
@@ -11,16 +13,27 @@ export const waitUntilUp = async (url: string, timeoutMs = 20000): Promise<boole
 }
 
 /**
- * A loopback port that was free a moment ago: the kernel picks it (so it never collides with a
- * port a running test holds, as a random pick in the ephemeral range could), then it is released
- * for the child process to bind.
+ * The port a `serve` child started with PORT=0 reports in its "Listening on" log line (it needs
+ * LOG_LEVEL info or lower). The child binds the port itself, so no other test can take it between
+ * a pick and the bind, as it could when a test chose a port for the child.
  */
-export const randomPort = () => {
-  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("") })
-  const port = probe.port!
-  probe.stop(true)
-  return port
-}
+export const listeningPort = (child: ChildProcess, timeoutMs = 20000): Promise<number> =>
+  new Promise((resolve, reject) => {
+    let seen = ""
+    const timer = setTimeout(() => reject(new Error(`no "Listening on" within ${timeoutMs} ms; stderr: ${seen.slice(-2000)}`)), timeoutMs)
+    child.stderr!.on("data", (d) => {
+      seen += d
+      const m = /Listening on http:\/\/[^\s"]+:(\d+)/.exec(seen)
+      if (m) {
+        clearTimeout(timer)
+        resolve(Number(m[1]))
+      }
+    })
+    child.once("exit", (code) => {
+      clearTimeout(timer)
+      reject(new Error(`exited (${code}) before listening; stderr: ${seen.slice(-2000)}`))
+    })
+  })
 
 /** Polls `f` until it yields a value; fails after `ms` naming what was awaited. */
 export const until = async <A>(f: () => Promise<A | undefined> | A | undefined, what: string, ms = 15_000): Promise<A> => {
