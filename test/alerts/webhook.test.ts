@@ -21,11 +21,12 @@ interface Received {
 }
 
 /** A receiver that answers 500 to its first `failFirst` requests, then 204. */
-const receiver = (failFirst = 0, port = 0) => {
+/** A webhook receiver that answers 500 to its first `failFirst` deliveries, or while `fail()` holds. */
+const receiver = (fail: number | (() => boolean) = 0) => {
   const received: Array<Received> = []
   let seen = 0
   const server = Bun.serve({
-    port,
+    port: 0,
     hostname: "127.0.0.1",
     fetch: async (req) => {
       const raw = await req.text()
@@ -38,7 +39,8 @@ const receiver = (failFirst = 0, port = 0) => {
         body: JSON.parse(raw)
       })
       seen++
-      return new Response(null, { status: seen <= failFirst ? 500 : 204 })
+      const failing = typeof fail === "number" ? seen <= fail : fail()
+      return new Response(null, { status: failing ? 500 : 204 })
     }
   })
   return { server, received, url: `http://127.0.0.1:${server.port}/hooks/alerts?token=abc` }
@@ -98,11 +100,10 @@ describe("webhook delivery", () => {
   test("a notification queued before a restart is delivered after it (file-backed store)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "di-outbox-"))
     const databaseUrl = `sqlite:${join(dir, "store.db")}`
-    // Reserve a port, then close it so the first instance finds nobody listening.
-    const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("") })
-    const port = probe.port
-    probe.stop(true)
-    const url = `http://127.0.0.1:${port}/hook`
+    // The receiver fails every delivery until the first instance is gone.
+    let down = true
+    const rx = receiver(() => down)
+    const url = `http://127.0.0.1:${rx.server.port}/hook`
 
     const first = await startService({ ...config, databaseUrl })
     let alertId: string
@@ -120,7 +121,8 @@ describe("webhook delivery", () => {
       await first.stop()
     }
 
-    const rx = receiver(0, port)
+    down = false
+    rx.received.length = 0
     const second = await startService({ ...config, databaseUrl })
     try {
       const got = await until(() => rx.received.find((r) => r.event === "alert.triggered"), "delivery after restart")
