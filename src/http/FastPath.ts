@@ -13,13 +13,14 @@
  *
  * A fast read depends only on the organization, the path parameters and the database, so its
  * encoded body is kept until the next commit to the database (ReadStore `version`, which any
- * commit by any connection moves; the request-log writer commits every 200 ms).
+ * commit by any connection moves; the request-log writer commits every 200 ms, or sooner under
+ * load).
  *
  * Anything else — not GET, no memoised key, a plan that does not allow the operation, a quota
  * counter not loaded or used up, a path parameter the endpoint's schema refuses, a read that
  * finds nothing or throws — is handed, untouched, to the HttpApi handler (`server.fetch`), which
  * owns every error answer. Nothing is counted or logged before that decision, so a handed-over
- * request is counted once, by the full path. test/http/fastPath.test.ts compares both paths on
+ * request is counted once, by the full path. test/api/fast-path.test.ts compares both paths on
  * the same requests byte for byte.
  *
  * The routes are Bun.serve `routes`, matched by Bun before the `fetch` handler that
@@ -121,7 +122,8 @@ export const makeFastRoutes = (routes: ReadonlyArray<FastRoute>, table: RouteTab
           let key = `${route.operation}\u0000${org.id}`
           if (Option.isSome(decodePath)) {
             const params = request.params ?? {}
-            // Percent-escapes are left to the router of the full path, which decodes them.
+            // Bun has decoded the escapes; a "%" still there came from "%25", which the full
+            // path's router may treat differently, so it decides.
             for (const k in params) if (params[k].includes("%")) return handOver(request, server)
             const decoded = decodePath.value(params)
             if (Either.isLeft(decoded)) return handOver(request, server)
