@@ -122,8 +122,8 @@ export const makeFastRoutes = (routes: ReadonlyArray<FastRoute>, table: RouteTab
           let key = `${route.operation}\u0000${org.id}`
           if (Option.isSome(decodePath)) {
             const params = request.params ?? {}
-            // Bun has decoded the escapes; a "%" still there came from "%25", which the full
-            // path's router may treat differently, so it decides.
+            // Bun has decoded the escapes; a "%" still there came from "%25" or a broken escape,
+            // which the full path's router may treat differently, so it decides.
             for (const k in params) if (params[k].includes("%")) return handOver(request, server)
             const decoded = decodePath.value(params)
             if (Either.isLeft(decoded)) return handOver(request, server)
