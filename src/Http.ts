@@ -88,15 +88,19 @@ export const AppLive = HttpApiBuilder.serve(observe(routeTable)).pipe(
  */
 export const serverLayer = (options: { readonly port: number; readonly hostname: string }) =>
   Layer.unwrapEffect(
-    Effect.gen(function*() {
-      const config = yield* AppConfig
-      const { reader } = yield* ReadStore
-      const routes = config.fastPath && reader !== undefined
-        ? yield* makeFastRoutes(alertFastRoutes(reader), routeTable, reader.version)
-        : {}
-      return BunHttpServer.layer({ ...options, routes } as Parameters<typeof BunHttpServer.layer>[0])
+    Effect.map(AppConfig, (config) => {
+      const bare = BunHttpServer.layer(options)
+      if (!config.fastPath) return bare // no second connection either
+      return Layer.unwrapEffect(
+        Effect.gen(function*() {
+          const { reader } = yield* ReadStore
+          if (reader === undefined) return bare
+          const routes = yield* makeFastRoutes(alertFastRoutes(reader), routeTable, reader.version)
+          return BunHttpServer.layer({ ...options, routes } as Parameters<typeof BunHttpServer.layer>[0])
+        })
+      ).pipe(Layer.provide(ReadStore.Default))
     })
-  ).pipe(Layer.provide(ReadStore.Default))
+  )
 
 /** The server as `serve` runs it, on PORT/HOST. */
 export const ServerLive = Layer.unwrapEffect(

@@ -26,15 +26,13 @@
  * The routes are Bun.serve `routes`, matched by Bun before the `fetch` handler that
  * @effect/platform-bun installs; FAST_PATH=false turns them off.
  */
-import { HttpApi, HttpApiEndpoint } from "@effect/platform"
 import { Effect, Either, Option, Schema } from "effect"
-import { Api } from "../Api"
 import { Bearer, bearerToken } from "../auth/Auth"
 import type { Organization } from "../auth/Keys"
 import { planAllows } from "../domain/plans"
 import { Quota } from "../metering/Quota"
 import { RequestLog } from "../metering/RequestLog"
-import { requestIdFrom } from "./RequestMeta"
+import { requestIdFrom, trackingHeaders } from "./RequestMeta"
 import type { RouteTable } from "./RouteTable"
 
 /** What a fast read returns when it has no answer for the steady state: the full path decides. */
@@ -67,24 +65,18 @@ interface BunServer {
 }
 export type BunRouteHandler = (request: BunRequest, server: BunServer) => Response | Promise<Response>
 
-const endpointOf = (operation: string) => {
-  let found: { endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps; statuses: Array<number> } | undefined
-  HttpApi.reflect(Api as any, {
-    onGroup: () => {},
-    onEndpoint: ({ endpoint, successes }) => {
-      if (endpoint.name === operation) found = { endpoint: endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps, statuses: [...successes.keys()] }
-    }
-  })
-  if (!found) throw new Error(`FastPath: no endpoint ${operation}`)
-  const { endpoint, statuses } = found
-  // Only what the fast path reproduces exactly: a GET with path parameters at most, one JSON 200.
+/** The operation's route, if the fast path can reproduce its answer exactly: a GET with path parameters at most, one JSON 200. */
+const fastRouteInfo = (table: RouteTable, operation: string) => {
+  const info = table.routes.find((r) => r.operation === operation)
+  if (info?.endpoint === undefined) throw new Error(`FastPath: no endpoint ${operation}`)
+  const { definition, successStatuses } = info.endpoint
   if (
-    endpoint.method !== "GET" || Option.isSome(endpoint.urlParamsSchema) || Option.isSome(endpoint.headersSchema) ||
-    statuses.length !== 1 || statuses[0] !== 200
+    definition.method !== "GET" || Option.isSome(definition.urlParamsSchema) || Option.isSome(definition.headersSchema) ||
+    successStatuses.length !== 1 || successStatuses[0] !== 200
   ) {
     throw new Error(`FastPath: ${operation} is not a plain GET with one 200 answer`)
   }
-  return endpoint
+  return { info, endpoint: definition }
 }
 
 /** Bun `routes` for the given fast reads, or none when FAST_PATH is off. */
@@ -103,8 +95,7 @@ export const makeFastRoutes = (routes: ReadonlyArray<FastRoute>, table: RouteTab
     const bodies = new Map<string, { readonly version: number; readonly body: string }>()
 
     for (const route of routes) {
-      const endpoint = endpointOf(route.operation)
-      const info = table.routes.find((r) => r.operation === route.operation)!
+      const { info, endpoint } = fastRouteInfo(table, route.operation)
       const encode = Schema.encodeSync(endpoint.successSchema as Schema.Schema<unknown, unknown>)
       const decodePath = Option.map(endpoint.pathSchema, (s) => Schema.decodeUnknownEither(s as Schema.Schema<unknown, unknown>))
 
@@ -164,9 +155,7 @@ export const makeFastRoutes = (routes: ReadonlyArray<FastRoute>, table: RouteTab
           status: 200,
           headers: {
             "content-type": "application/json",
-            "x-request-id": requestIdFrom(request.headers.get("x-request-id")),
-            "x-ratelimit-limit": String(counted.limit),
-            "x-ratelimit-remaining": String(counted.remaining)
+            ...trackingHeaders(requestIdFrom(request.headers.get("x-request-id")), counted)
           }
         })
       }

@@ -29,6 +29,15 @@ export interface RequestMeta {
 export const requestIdFrom = (incoming: string | null | undefined): string =>
   incoming && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID()
 
+/** The headers every answer carries: its request id and, once the request was counted, the quota left. */
+export const trackingHeaders = (
+  requestId: string,
+  quota: { readonly limit: number; readonly remaining: number } | undefined
+): Record<string, string> =>
+  quota === undefined
+    ? { "x-request-id": requestId }
+    : { "x-request-id": requestId, "x-ratelimit-limit": String(quota.limit), "x-ratelimit-remaining": String(quota.remaining) }
+
 export const currentRequestMeta = FiberRef.unsafeMake<RequestMeta | undefined>(undefined)
 
 export const requestMeta: Effect.Effect<RequestMeta | undefined> = FiberRef.get(currentRequestMeta)

@@ -3,7 +3,7 @@
  * itself (endpoint names are the operation ids; plan labels are endpoint annotations), plus the
  * raw routes mounted beside it (MCP).
  */
-import { HttpApi } from "@effect/platform"
+import { HttpApi, type HttpApiEndpoint } from "@effect/platform"
 import { Context, Option } from "effect"
 import type { Plan } from "../domain/plans"
 
@@ -15,6 +15,8 @@ export interface RouteInfo {
   readonly operation: string
   readonly category: string
   readonly plan: Plan | undefined
+  /** The HttpApi endpoint and the statuses of its success answers (none for raw routes). */
+  readonly endpoint?: { readonly definition: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps; readonly successStatuses: ReadonlyArray<number> }
 }
 
 const compile = (path: string) =>
@@ -36,13 +38,17 @@ export const makeRouteTable = (api: HttpApi.HttpApi.Any, raw: ReadonlyArray<RawR
   const routes: Array<RouteInfo> = []
   HttpApi.reflect(api as any, {
     onGroup: () => {},
-    onEndpoint: ({ endpoint, mergedAnnotations }) => {
+    onEndpoint: ({ endpoint, mergedAnnotations, successes }) => {
       routes.push({
         method: endpoint.method,
         pattern: compile(endpoint.path),
         operation: endpoint.name,
         category: categoryOf(endpoint.path),
-        plan: Option.getOrUndefined(Context.getOption(mergedAnnotations, PlanLabel))
+        plan: Option.getOrUndefined(Context.getOption(mergedAnnotations, PlanLabel)),
+        endpoint: {
+          definition: endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps,
+          successStatuses: [...successes.keys()]
+        }
       })
     }
   })

@@ -10,7 +10,7 @@ import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "
 import { Cause, Clock, Effect, Option } from "effect"
 import { errorBody, isApiError, QuotaExceeded } from "../domain/errors"
 import { RequestLog } from "../metering/RequestLog"
-import { currentRequestMeta, type RequestMeta, requestIdFrom } from "./RequestMeta"
+import { currentRequestMeta, type RequestMeta, requestIdFrom, trackingHeaders } from "./RequestMeta"
 import type { RouteTable } from "./RouteTable"
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
@@ -103,14 +103,7 @@ export const observe = (routes: RouteTable) => (app: HttpApp.Default): HttpApp.D
     }
     // The server sends the response from inside `app`, so headers go through a pre-response handler.
     yield* HttpApp.appendPreResponseHandler((_req, res) =>
-      Effect.succeed(
-        HttpServerResponse.setHeaders(res, {
-          "x-request-id": meta.requestId,
-          ...(meta.quota
-            ? { "x-ratelimit-limit": String(meta.quota.limit), "x-ratelimit-remaining": String(meta.quota.remaining) }
-            : {})
-        })
-      )
+      Effect.succeed(HttpServerResponse.setHeaders(res, trackingHeaders(meta.requestId, meta.quota)))
     )
     const response = yield* app.pipe(
       Effect.catchAllCause(errorResponse),

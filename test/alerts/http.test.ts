@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { startService, type TestService } from "../support/service"
+import { until } from "../support/process"
 
 let svc: TestService
 beforeAll(async () => {
@@ -27,16 +28,6 @@ const validRule = {
   channels: [{ type: "email", address: "ops@example.com" }],
   cooldown_minutes: 30,
   enabled: true
-}
-
-const until = async <A>(f: () => Promise<A | undefined>, what: string, ms = 10_000): Promise<A> => {
-  const end = Date.now() + ms
-  while (Date.now() < end) {
-    const v = await f()
-    if (v !== undefined) return v
-    await Bun.sleep(50)
-  }
-  throw new Error(`timed out waiting for ${what}`)
 }
 
 describe("alert rules", () => {

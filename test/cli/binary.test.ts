@@ -3,11 +3,11 @@
  * run in an empty directory (no node_modules, no Bun on its path).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
-import { spawn, spawnSync } from "node:child_process"
+import { spawnSync } from "node:child_process"
 import { copyFileSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
-import { listeningPort, waitUntilUp } from "../support/process"
+import { startServe, waitUntilUp } from "../support/process"
 
 const root = resolve(import.meta.dir, "../..")
 const work = mkdtempSync(join(tmpdir(), "di-bin-"))
@@ -47,18 +47,13 @@ describe("single binary", () => {
 
   test("serve creates the default organization, prints its key once, and answers an http-check", async () => {
     const db = join(work, "serve.db")
-    const child = spawn(binary, ["serve"], {
+    const { child, port, stdout, exited } = await startServe(binary, ["serve"], {
       cwd: work,
-      env: env({ DATABASE_URL: `sqlite:${db}`, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ALLOW_PRIVATE_TARGETS: "true" }),
-      stdio: ["ignore", "pipe", "pipe"]
+      env: env({ DATABASE_URL: `sqlite:${db}`, ALLOW_PRIVATE_TARGETS: "true" })
     })
-    let out = ""
-    child.stdout.on("data", (d) => (out += d))
-    const exited = new Promise<number | null>((r) => child.on("exit", (c) => r(c)))
     try {
-      const port = await listeningPort(child)
       expect(await waitUntilUp(`http://127.0.0.1:${port}/healthz`)).toBe(true)
-      const key = out.trim().split("\n").pop()!
+      const key = stdout().trim().split("\n").pop()!
       expect(key).toMatch(/^di_/)
       const res = await fetch(
         `http://127.0.0.1:${port}/v1/network/http-check?url=${encodeURIComponent(`http://127.0.0.1:${origin.port}/`)}&method=GET`,
@@ -75,18 +70,12 @@ describe("single binary", () => {
       child.kill("SIGKILL")
     }
     // A second start finds the organization and prints no new key.
-    const again = spawn(binary, ["serve"], {
-      cwd: work,
-      env: env({ DATABASE_URL: `sqlite:${db}`, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info" }),
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    let out2 = ""
-    again.stdout.on("data", (d) => (out2 += d))
+    const again = await startServe(binary, ["serve"], { cwd: work, env: env({ DATABASE_URL: `sqlite:${db}` }) })
     try {
-      expect(await waitUntilUp(`http://127.0.0.1:${await listeningPort(again)}/healthz`)).toBe(true)
-      expect(out2).not.toContain("di_")
+      expect(await waitUntilUp(`http://127.0.0.1:${again.port}/healthz`)).toBe(true)
+      expect(again.stdout()).not.toContain("di_")
     } finally {
-      again.kill("SIGKILL")
+      again.child.kill("SIGKILL")
     }
   })
 })

@@ -1,11 +1,10 @@
 /** The request log: one record per authenticated request, nothing lost under load or on SIGTERM. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
-import { spawn } from "node:child_process"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Database } from "bun:sqlite"
-import { listeningPort, waitUntilUp } from "../support/process"
+import { startServe, waitUntilUp } from "../support/process"
 import { startService, type TestService } from "../support/service"
 
 let svc: TestService
@@ -56,17 +55,12 @@ describe("shutdown", () => {
   test("SIGTERM flushes every buffered record before exit", async () => {
     const dir = mkdtempSync(join(tmpdir(), "di-sigterm-"))
     const db = join(dir, "db.sqlite")
-    const child = spawn(process.execPath, ["src/main.ts", "serve"], {
-      env: { ...process.env, DATABASE_URL: `sqlite:${db}`, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info" },
-      stdio: ["ignore", "pipe", "pipe"]
+    const { child, port, stdout, exited } = await startServe(process.execPath, ["src/main.ts", "serve"], {
+      env: { ...process.env, DATABASE_URL: `sqlite:${db}` }
     })
-    let out = ""
-    child.stdout.on("data", (d) => (out += d))
-    const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)))
     try {
-      const port = await listeningPort(child)
       expect(await waitUntilUp(`http://127.0.0.1:${port}/healthz`)).toBe(true)
-      const key = out.trim().split("\n").pop()!
+      const key = stdout().trim().split("\n").pop()!
       const n = 300
       const statuses = await Promise.all(
         Array.from({ length: n }, () =>

@@ -1,4 +1,4 @@
-import type { ChildProcess } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 
 /** Helpers for tests that run the service as a separate process. */
 
@@ -17,7 +17,7 @@ export const waitUntilUp = async (url: string, timeoutMs = 20000): Promise<boole
  * LOG_LEVEL info or lower). The child binds the port itself, so no other test can take it between
  * a pick and the bind, as it could when a test chose a port for the child.
  */
-export const listeningPort = (child: ChildProcess, timeoutMs = 20000): Promise<number> =>
+const listeningPort = (child: ChildProcess, timeoutMs = 20000): Promise<number> =>
   new Promise((resolve, reject) => {
     let seen = ""
     const timer = setTimeout(() => reject(new Error(`no "Listening on" within ${timeoutMs} ms; stderr: ${seen.slice(-2000)}`)), timeoutMs)
@@ -34,6 +34,30 @@ export const listeningPort = (child: ChildProcess, timeoutMs = 20000): Promise<n
       reject(new Error(`exited (${code}) before listening; stderr: ${seen.slice(-2000)}`))
     })
   })
+
+/**
+ * `serve` as a child process on 127.0.0.1 and a port it binds itself: the port, its stdout so far,
+ * and its exit code. A child that never listens is killed and the call fails.
+ */
+export const startServe = async (command: string, args: ReadonlyArray<string>, options: {
+  readonly cwd?: string
+  readonly env: Record<string, string | undefined>
+}) => {
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: { ...options.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info" },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let out = ""
+  child.stdout!.on("data", (d) => (out += d))
+  const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)))
+  try {
+    return { child, port: await listeningPort(child), stdout: () => out, exited }
+  } catch (e) {
+    child.kill("SIGKILL")
+    throw e
+  }
+}
 
 /** Polls `f` until it yields a value; fails after `ms` naming what was awaited. */
 export const until = async <A>(f: () => Promise<A | undefined> | A | undefined, what: string, ms = 15_000): Promise<A> => {
