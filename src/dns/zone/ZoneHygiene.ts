@@ -93,7 +93,7 @@ export const makeZoneHygiene = Effect.gen(function*() {
           Effect.catchAll(() => Effect.succeed([] as Array<string>)),
           Effect.map((ips): NameserverObservation => {
             const reasons = ips.map(allowed)
-            const skipped = ips.length === 0 ? "no address" : reasons.every((r) => r !== null) ? `${reasons[0]} (${ips.join(", ")})` : null
+            const skipped = ips.length === 0 ? "no address" : reasons.every((r) => r !== null) ? reasons[0] : null
             return { name, ips, skipped }
           })
         ), { concurrency: "unbounded" })
