@@ -95,7 +95,7 @@ export const refusal = (target: ParsedTarget, addr: string, allowPrivate: boolea
   const c = classifyAddress(addr)
   const what = target.literal ? "is" : "resolves to"
   if (c === "metadata") return new TargetForbidden({ message: `${target.host} ${what} a cloud metadata address` })
-  if (c === "private" && !allowPrivate) return new TargetForbidden({ message: `${target.host} ${what} an address that is not public` })
+  if (c === "private" && !allowPrivate) return new TargetForbidden({ message: `${target.host} ${what} a non-public address` })
   return undefined
 }
 

@@ -146,7 +146,7 @@ describe("guard in the service (ALLOW_PRIVATE_TARGETS=false)", () => {
       const res = await svc.call(`/v1/network/http-check?url=${encodeURIComponent(url)}`, { key })
       const text = await res.text()
       expect(res.status).toBe(400)
-      expect(text).toContain("not public")
+      expect(text).toContain("non-public address")
       expect(text).not.toContain(hidden)
     }
   })
