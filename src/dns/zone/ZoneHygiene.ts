@@ -11,6 +11,7 @@
  */
 import { Clock, Context, Duration, Effect, Layer } from "effect"
 import type * as packet from "dns-packet"
+import { randomBytes } from "node:crypto"
 import { AppConfig, type ResolverAddress } from "../../Config"
 import { CtAggregator } from "../../ct/CtAggregator"
 import { DnssecValidator } from "../../dnssec/DnssecValidator"
@@ -54,7 +55,7 @@ const addressesIn = (answers: ReadonlyArray<packet.Answer>, name: string) => {
   return { ips, cname: cname ? norm(String((cname as any).data)) : null }
 }
 
-const randomLabel = () => `di-wc-${Math.random().toString(36).slice(2, 12)}`
+const randomLabel = () => `di-wc-${randomBytes(5).toString("hex")}`
 
 export type TimedReport = ZoneHygieneReport & { readonly timings_ms: Readonly<Record<string, number>> }
 
