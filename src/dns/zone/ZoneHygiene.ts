@@ -10,14 +10,14 @@
  * When the service's own resolvers do not answer, the audit is 502 upstream_unavailable.
  */
 import { Clock, Context, Duration, Effect, Layer } from "effect"
-import type * as packet from "dns-packet"
-import { randomBytes } from "node:crypto"
 import { AppConfig, type ResolverAddress } from "../../Config"
 import { CtAggregator } from "../../ct/CtAggregator"
 import { DnssecValidator } from "../../dnssec/DnssecValidator"
 import { QuotaExceeded, UpstreamUnavailable } from "../../domain/errors"
 import { classifyAddress } from "../../probe/guard"
-import { axfr, DnsFailure, DnsResolver, type DnsAnswerSet, type DnsError } from "../DnsResolver"
+import { axfr } from "../axfr"
+import { DnsFailure, DnsResolver, type DnsError } from "../DnsResolver"
+import { addressesIn, errText, norm, randomLabel, soaOf } from "./answers"
 import { capTargets, makeAuditSlots, makeDestinationLimiter, makeSharedCache } from "./limits"
 import {
   analyze,
@@ -30,32 +30,10 @@ import {
   type NameserverObservation,
   type OpenResolverObservation,
   type SensitiveObservation,
-  type SoaFields,
   type SoaObservation,
   type WildcardObservation,
   type ZoneHygieneReport
 } from "./analyze"
-
-const norm = (n: string) => n.toLowerCase().replace(/\.$/, "")
-
-const soaOf = (ans: DnsAnswerSet, zone: string): SoaFields | null => {
-  const r = ans.answers.find((a) => a.type === "SOA" && norm(a.name) === zone)
-  if (!r) return null
-  const d: any = (r as any).data
-  return { serial: d.serial >>> 0, primary_ns: norm(String(d.mname)), rname: norm(String(d.rname)), refresh: d.refresh >>> 0, retry: d.retry >>> 0, expire: d.expire >>> 0, minimum: d.minimum >>> 0 }
-}
-
-const errText = (e: DnsError): string =>
-  e._tag === "DnsTimeout" ? "timeout" : e._tag === "DnsRcode" ? e.rcode : e._tag === "DnsMalformed" ? `malformed answer: ${e.reason}` : e.reason
-
-/** A and AAAA data and the first CNAME hop for `name` from an answer section. */
-const addressesIn = (answers: ReadonlyArray<packet.Answer>, name: string) => {
-  const cname = answers.find((a) => a.type === "CNAME" && norm(a.name) === name)
-  const ips = answers.filter((a) => a.type === "A" || a.type === "AAAA").map((a) => String((a as any).data))
-  return { ips, cname: cname ? norm(String((cname as any).data)) : null }
-}
-
-const randomLabel = () => `di-wc-${randomBytes(5).toString("hex")}`
 
 export type TimedReport = ZoneHygieneReport & { readonly timings_ms: Readonly<Record<string, number>> }
 
