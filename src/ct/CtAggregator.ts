@@ -17,9 +17,10 @@
 import "reflect-metadata"
 import { AsnConvert, OctetString } from "@peculiar/asn1-schema"
 import { X509Certificate } from "@peculiar/x509"
-import { Clock, Context, Deferred, Effect, Exit, FiberId, Layer, Option } from "effect"
+import { Clock, Context, Effect, Layer, Option } from "effect"
 import { AppConfig } from "../Config"
 import { UpstreamUnavailable } from "../domain/errors"
+import { makeSingleFlight } from "../domain/singleFlight"
 import { countSctList, dedupe, issuerOrganization, sctCompliance, type CtEntry } from "./analyze"
 import { CrtShHttpLive, makeCrtShClient } from "./crtsh"
 import { makeCtCache } from "./ctCache"
@@ -87,7 +88,7 @@ export const makeCtAggregator = (opts: CtOptions) =>
   Effect.gen(function*() {
     const crtsh = yield* makeCrtShClient(opts.baseUrl)
     const store = yield* makeCtCache(STALE_MAX_MS)
-    const inflight = new Map<string, Deferred.Deferred<Result, UpstreamUnavailable>>()
+    const flights = makeSingleFlight<Result, UpstreamUnavailable>()
     // Parsed results by domain, so a cache hit reuses one entries array (and its SCT verdict).
     const memo = new Map<string, Result>()
     const sctMemo = new WeakMap<ReadonlyArray<CtEntry>, { readonly result: EmbeddedSct | null; readonly note: string | null }>()
@@ -114,27 +115,16 @@ export const makeCtAggregator = (opts: CtOptions) =>
 
     /** One upstream query per domain at a time on this instance; the result goes to the store. */
     const refresh = (domain: string): Effect.Effect<Result, UpstreamUnavailable> =>
-      Effect.suspend(() => {
-        const existing = inflight.get(domain)
-        if (existing) return Deferred.await(existing)
-        const def = Deferred.unsafeMake<Result, UpstreamUnavailable>(FiberId.none)
-        inflight.set(domain, def)
-        return query(domain).pipe(
-          Effect.flatMap(({ rows, invalid }) =>
-            Effect.map(Clock.currentTimeMillis, (fetchedAt): Result => {
-              const d = dedupe(rows)
-              return { entries: d.entries, duplicates: d.duplicates, dropped: d.dropped + invalid, fetchedAt }
-            })
-          ),
-          Effect.tap((r) => store.write(domain, r)),
-          Effect.map((r) => remember(domain, r)),
-          Effect.onExit((exit) =>
-            Effect.sync(() => inflight.delete(domain)).pipe(
-              Effect.zipRight(Exit.isInterrupted(exit) ? Deferred.interrupt(def) : Deferred.done(def, exit))
-            )
-          )
-        )
-      })
+      flights.run(domain, query(domain).pipe(
+        Effect.flatMap(({ rows, invalid }) =>
+          Effect.map(Clock.currentTimeMillis, (fetchedAt): Result => {
+            const d = dedupe(rows)
+            return { entries: d.entries, duplicates: d.duplicates, dropped: d.dropped + invalid, fetchedAt }
+          })
+        ),
+        Effect.tap((r) => store.write(domain, r)),
+        Effect.map((r) => remember(domain, r))
+      ))
 
     const lookup = Effect.fn("CtAggregator.lookup")(function*(domainIn: string) {
       const domain = domainIn.toLowerCase().replace(/\.$/, "")

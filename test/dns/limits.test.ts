@@ -41,3 +41,22 @@ describe("per-destination rate limit", () => {
     expect(Either.isLeft(r) && r.left._tag).toBe("DestinationRateLimited")
   })
 })
+
+describe("single flight (shared zone audits and CT refreshes)", () => {
+  test("callers share one computation, and the first one leaving does not cancel it for the others", async () => {
+    const { makeSingleFlight } = await import("../../src/domain/singleFlight")
+    const out = await runTest(Effect.gen(function*() {
+      const sf = makeSingleFlight<number, never>()
+      let runs = 0
+      const work = Effect.sync(() => runs++).pipe(Effect.zipRight(Effect.sleep(Duration.seconds(1))), Effect.as(42))
+      const first = yield* Effect.fork(sf.run("zone", work))
+      yield* Effect.yieldNow()
+      const second = yield* Effect.fork(sf.run("zone", work))
+      yield* Effect.yieldNow()
+      yield* Fiber.interrupt(first)
+      yield* TestClock.adjust(Duration.seconds(1))
+      return { value: yield* Fiber.join(second), runs }
+    }))
+    expect(out).toEqual({ value: 42, runs: 1 })
+  })
+})

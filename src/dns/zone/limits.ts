@@ -8,8 +8,9 @@
  *   `queueMs` for a slot, then gets 429 (QuotaExceeded with Retry-After).
  * Every wait is an Effect sleep or timeout, so TestClock drives it.
  */
-import { Clock, Data, Deferred, Duration, Effect, FiberId } from "effect"
+import { Clock, Data, Duration, Effect } from "effect"
 import { QuotaExceeded } from "../../domain/errors"
+import { makeSingleFlight } from "../../domain/singleFlight"
 
 /** Round robin over the nameservers' addresses, at most `max` in all. */
 export const capTargets = <T>(perNameserver: ReadonlyArray<ReadonlyArray<T>>, max: number): { readonly chosen: ReadonlyArray<T>; readonly total: number } => {
@@ -97,17 +98,13 @@ export interface SharedCache<A, E> {
 
 export const makeSharedCache = <A, E>(opts: { readonly ttlMs: number; readonly capacity: number }): SharedCache<A, E> => {
   const done = new Map<string, { readonly value: A; readonly at: number }>()
-  const inflight = new Map<string, Deferred.Deferred<{ readonly value: A; readonly at: number }, E>>()
+  const flights = makeSingleFlight<{ readonly value: A; readonly at: number }, E>()
   const get = <R>(key: string, compute: Effect.Effect<A, E, R>) =>
     Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
       const hit = done.get(key)
       if (hit && now - hit.at < opts.ttlMs) return { ...hit, cached: true }
-      const running = inflight.get(key)
-      if (running) return { ...(yield* Deferred.await(running)), cached: false }
-      const def = Deferred.unsafeMake<{ readonly value: A; readonly at: number }, E>(FiberId.none)
-      inflight.set(key, def)
-      const work = compute.pipe(
+      const entry = yield* flights.run(key, compute.pipe(
         Effect.map((value) => ({ value, at: now })),
         Effect.tap((entry) =>
           Effect.sync(() => {
@@ -115,11 +112,9 @@ export const makeSharedCache = <A, E>(opts: { readonly ttlMs: number; readonly c
             if (opts.ttlMs > 0) done.set(key, entry)
             if (done.size > opts.capacity) done.delete(done.keys().next().value!)
           })
-        ),
-        Effect.onExit((exit) => Effect.sync(() => inflight.delete(key)).pipe(Effect.zipRight(Deferred.done(def, exit))))
-      )
-      yield* Effect.forkDaemon(work)
-      return { ...(yield* Deferred.await(def)), cached: false }
+        )
+      ))
+      return { ...entry, cached: false }
     })
   return { get }
 }
