@@ -74,6 +74,15 @@ const skipTags = new Set(["script", "style", "noscript", "template", "svg", "ifr
 const blockTags = new Set(["p", "div", "li", "td", "th", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "section", "article", "header", "footer", "aside", "nav", "main", "ul", "ol", "dl", "dt", "dd", "table", "br", "blockquote", "figure", "figcaption", "form", "address", "body", "pre", "hr"])
 
 const hintRe = /(?:^|[\s_-])(?:date|datum|time|zeit|fecha|data|publish|published|pubdate|posted|post-?meta|entry-?meta|byline|dateline|meta|info|timestamp|submitted|created|updated|article-?header|author|stand|veroeffentlicht|erschienen|calendar)|date|datum|publish|posted|byline|timestamp/i
+/** Class tokens that contain a hint word but name no date: a post's status (WordPress `status-publish`). */
+const notHintRe = /(?:^|\s)(?:status-publish(?:ed)?|post-status-\S*)(?=\s|$)/gi
+/** Characters besides the date that a block may hold and still be a dateline ("Posted on", "Stand:"). */
+export const DATELINE_SLACK = 24
+/** More standalone dates than this in the main content form a list, not a dateline. */
+export const MAX_DATELINES = 3
+/** The block's text is one written date and at most a short label. */
+export const isDateline = (text: string, found: ReadonlyArray<{ readonly text: string }>) =>
+  found.length === 1 && text.trim().length - found[0].text.length <= DATELINE_SLACK
 const boilerTags = new Set(["footer", "aside", "nav"])
 const boilerRe = /comment|kommentar|reply|respon|disqus|related|teaser|sidebar|widget|recommend|footer|copyright|newsletter|popular|most-?read|archive|breadcrumb|share|social|promo|trending|navigation|menu|calendar|event|weitere|more-?stories|latest|also|rail|carousel|slider/i
 const commentRe = /(?:^|\s)(?:comments|commentlist|comment-list|comment-body|comment-content|comment-meta|comment-metadata|commentmetadata|comment-author|comments-area|comment-respond|comment-thread|comment-item|comment|disqus_thread|dsq-comment|kommentare|user-comments)(?:$|\s)/i
@@ -150,7 +159,7 @@ export const extractSignals = (html: string, url: string): Extraction => {
     const itemprop = (attr(el, "itemprop") ?? "").toLowerCase()
     let next = ctx
     const boiler = ctx.boiler || boilerTags.has(tag) || (cls.length > 1 && boilerRe.test(cls))
-    const hinted = ctx.hinted || (cls.length > 1 && hintRe.test(cls)) || itemprop.startsWith("date")
+    const hinted = ctx.hinted || (cls.length > 1 && hintRe.test(cls.replace(notHintRe, " "))) || itemprop.startsWith("date")
     const link = ctx.link || tag === "a"
     const main = ctx.main || tag === "article" || tag === "main" || (cls.length > 1 && mainRe.test(cls) && !boiler)
     const comment = ctx.comment || (cls.length > 1 && commentRe.test(cls))
@@ -211,8 +220,16 @@ export const extractSignals = (html: string, url: string): Extraction => {
     push({ source, type, date, region: inArticle ? "structured" : "boilerplate" }))
 
   // Text: copyright lines, relative expressions, written dates.
-  for (const part of textParts) {
+  const parts = textParts.map((part) => {
     const text = part.text.replace(/\s+/g, " ")
+    const found = findTextDates(text, 40)
+    return { part, text, found, dateline: isDateline(text, found) && !part.ctx.link && !part.ctx.hinted && !part.ctx.boiler && !part.ctx.comment }
+  })
+  // A block whose whole text is one date is a dateline, as telling as an element whose class says
+  // "date"; many of them are a list (an archive, results, events), which tells nothing.
+  const datelines = parts.filter((p) => p.dateline).length <= MAX_DATELINES
+  for (const { part, text, found, dateline: alone } of parts) {
+    const dateline = alone && datelines
     const copy = /©|\(c\)|opyright/i.test(text) ? /(?:©|\(c\)|copyright)\s*(?:\d{4}\s*[-–]\s*)?((?:19|20)\d{2})/i.exec(text) : null
     if (copy) {
       const y = Number(copy[1])
@@ -222,18 +239,18 @@ export const extractSignals = (html: string, url: string): Extraction => {
     for (const r of findRelative(text)) {
       push({ source: "text:relative", type: r.kind, date: { y: 1970, m: 1, d: 1 }, region, relativeDays: r.days, raw: r.text })
     }
-    for (const f of findTextDates(text, 40)) {
+    for (const f of found) {
       // Copyright lines are traps: flagged so selection uses them only as the very last resort.
       const before = text.slice(Math.max(0, f.index - 40), f.index)
       const isCopyright = /©|copyright|\(c\)/i.test(before)
       const lower = before.toLowerCase()
       const type: DateType = /(updated|aktualisiert|modified|geändert|actualizado|mis à jour|mise à jour|last edited|stand)\s*:?\s*(am|on|le|el)?\s*$/.test(lower) ? "modified" : "published"
       push({
-        source: part.ctx.link ? "text:link" : part.ctx.hinted ? "text:date-element" : "text",
+        source: part.ctx.link ? "text:link" : part.ctx.hinted || dateline ? "text:date-element" : "text",
         type,
         date: f.date,
         region: isCopyright ? "copyright" : region,
-        hinted: part.ctx.hinted,
+        hinted: part.ctx.hinted || dateline,
         raw: f.text
       })
     }
