@@ -101,6 +101,7 @@ export const selectDates = (raw: ReadonlyArray<RawSignal>, nowMs: number): Selec
       // Several structured dates: prefer the earliest (updates re-stamp some of them).
       const same = byTier.filter((s) => s.tier === 1)
       publish = same[0]
+      publish = localStatement(publish, same)
       {
         // A visible dateline one day off the structured stamp: the stamp was converted to another
         // time zone (usually UTC); the page states its own calendar day.
@@ -209,3 +210,17 @@ const shownUpdate = (p: Signal, signals: ReadonlyArray<Signal>): Signal => {
 }
 
 const toEpochDay = (d: DayDate) => Math.round(Date.UTC(d.y, d.m - 1, d.d) / 86400000)
+
+const isUtc = (d: DayDate) => d.offset === "Z" || d.offset === "+00:00"
+/**
+ * The same instant stated twice, once in UTC and once with the publisher's own offset, on two
+ * different calendar days: the page's day is the local one.
+ */
+export const localStatement = (p: Signal, structured: ReadonlyArray<Signal>): Signal => {
+  if (!p.date.time || !p.date.offset || !isUtc(p.date)) return p
+  const t = toEpoch(p.date)
+  const local = structured.find((s) => s.date.time !== undefined && s.date.offset !== undefined && !isUtc(s.date) &&
+    Math.abs(toEpoch(s.date) - t) <= 60_000 && dayKey(s.date) !== dayKey(p.date))
+  return local ?? p
+}
+
