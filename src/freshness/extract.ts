@@ -88,6 +88,13 @@ const boilerRe = /comment|(?:^|[\s_-])aside(?:$|[\s_-])|kommentar|reply|respon|d
 const commentRe = /(?:^|\s)(?:comments|commentlist|comment-list|comment-body|comment-content|comment-meta|comment-metadata|commentmetadata|comment-author|comments-area|comment-respond|comment-thread|comment-item|comment|disqus_thread|dsq-comment|kommentare|user-comments)(?:$|\s)/i
 const mainRe = /(?:^|[\s_-])(?:article|post|entry|story|content|main|body|text|blog)/i
 
+/**
+ * The site's masthead: a <header> outside the article and main content that is not itself an
+ * article header. Its date is the day of the visit ("Tuesday, 14 January 2020"), not the page's.
+ */
+const siteHeader = (tag: string, cls: string, ctx: Ctx) =>
+  tag === "header" && !ctx.main && !(cls.length > 1 && (mainRe.test(cls) || hintRe.test(cls)))
+
 interface Ctx {
   boiler: boolean
   comment: boolean
@@ -158,7 +165,7 @@ export const extractSignals = (html: string, url: string): Extraction => {
     const cls = `${attr(el, "class") ?? ""} ${attr(el, "id") ?? ""}`
     const itemprop = (attr(el, "itemprop") ?? "").toLowerCase()
     let next = ctx
-    const boiler = ctx.boiler || boilerTags.has(tag) || (cls.length > 1 && boilerRe.test(cls))
+    const boiler = ctx.boiler || boilerTags.has(tag) || (cls.length > 1 && boilerRe.test(cls)) || siteHeader(tag, cls, ctx)
     const hinted = ctx.hinted || (cls.length > 1 && hintRe.test(cls.replace(notHintRe, " "))) || itemprop.startsWith("date")
     const link = ctx.link || tag === "a"
     const main = ctx.main || tag === "article" || tag === "main" || (cls.length > 1 && mainRe.test(cls) && !boiler)
