@@ -142,6 +142,8 @@ export const selectDates = (raw: ReadonlyArray<RawSignal>, nowMs: number): Selec
     }
   }
 
+  if (publish) publish = updateDateline(publish, signals)
+
   // Modification date: structured modified, then Last-Modified, then text "updated".
   const mods = signals.filter((s) => s.type === "modified" && !offPage(s))
   const modRank = (s: Signal) =>
@@ -224,3 +226,18 @@ export const localStatement = (p: Signal, structured: ReadonlyArray<Signal>): Si
   return local ?? p
 }
 
+
+/**
+ * A page whose only dateline says when it was updated ("Stand: 30.12.2016", "Updated June 13,
+ * 2019"), chosen over a weak publication candidate (a generic or created meta date that nothing
+ * visible states, a related-content date, a date in running text): the dateline is the date
+ * readers see for the page.
+ */
+export const updateDateline = (p: Signal, signals: ReadonlyArray<Signal>): Signal => {
+  if (p.tier < 4.5 || p.tier > 6) return p
+  const line = signals.find((s) => s.type === "modified" && s.region === "main" && s.hinted &&
+    (s.source === "text:date-element" || s.source.startsWith("time-element")) && toEpochDay(s.date) > toEpochDay(p.date))
+  if (!line) return p
+  if (p.tier < 5.5 && signals.some((s) => isVisible(s) && s.region === "main" && dayKey(s.date) === dayKey(p.date))) return p
+  return line
+}
