@@ -86,6 +86,7 @@ export const isDateline = (text: string, found: ReadonlyArray<{ readonly text: s
 const boilerTags = new Set(["footer", "aside", "nav"])
 const boilerRe = /comment|(?:^|[\s_-])aside(?:$|[\s_-])|kommentar|reply|respon|disqus|related|teaser|sidebar|widget|recommend|footer|copyright|newsletter|popular|most-?read|archive|breadcrumb|share|social|promo|trending|navigation|menu|calendar|event|weitere|more-?stories|latest|also|rail|carousel|slider/i
 const commentRe = /(?:^|\s)(?:comments|commentlist|comment-list|comment-body|comment-content|comment-meta|comment-metadata|commentmetadata|comment-author|comments-area|comment-respond|comment-thread|comment-item|comment|disqus_thread|dsq-comment|kommentare|user-comments)(?:$|\s)/i
+const articleRe = /(?:^|[\s_-])(?:article|post|entry|story)/i
 const mainRe = /(?:^|[\s_-])(?:article|post|entry|story|content|main|body|text|blog)/i
 
 /**
@@ -93,7 +94,8 @@ const mainRe = /(?:^|[\s_-])(?:article|post|entry|story|content|main|body|text|b
  * article header. Its date is the day of the visit ("Tuesday, 14 January 2020"), not the page's.
  */
 const siteHeader = (tag: string, cls: string, ctx: Ctx) =>
-  tag === "header" && !ctx.main && !(cls.length > 1 && (mainRe.test(cls) || hintRe.test(cls)))
+  (tag === "header" || mastheadRe.test(cls)) && !ctx.article && !(cls.length > 1 && (mainRe.test(cls) || hintRe.test(cls)))
+const mastheadRe = /(?:^|\s)(?:header|masthead|site-?header|page-?header|header-?container|header-?wrapper|top-?bar)(?:\s|$)/i
 
 interface Ctx {
   boiler: boolean
@@ -102,6 +104,8 @@ interface Ctx {
   link: boolean
   /** Inside <article> or <main> or a main-like container. */
   main: boolean
+  /** Inside <article>, <main> or an article/post/entry/story container (narrower than main). */
+  article: boolean
 }
 
 /** Extracts every date signal of a page. `html` should already be capped by the caller. */
@@ -125,7 +129,7 @@ export const extractSignals = (html: string, url: string): Extraction => {
     buf = ""
     bufCtx = null
   }
-  const sameCtx = (a: Ctx, b: Ctx) => a.boiler === b.boiler && a.comment === b.comment && a.hinted === b.hinted && a.link === b.link && a.main === b.main
+  const sameCtx = (a: Ctx, b: Ctx) => a.boiler === b.boiler && a.comment === b.comment && a.hinted === b.hinted && a.link === b.link && a.main === b.main && a.article === b.article
 
   const visit = (node: Node, ctx: Ctx, depth: number): void => {
     if (depth > 400) return
@@ -169,8 +173,9 @@ export const extractSignals = (html: string, url: string): Extraction => {
     const hinted = ctx.hinted || (cls.length > 1 && hintRe.test(cls.replace(notHintRe, " "))) || itemprop.startsWith("date")
     const link = ctx.link || tag === "a"
     const main = ctx.main || tag === "article" || tag === "main" || (cls.length > 1 && mainRe.test(cls) && !boiler)
+    const article = ctx.article || tag === "article" || tag === "main" || (cls.length > 1 && articleRe.test(cls))
     const comment = ctx.comment || (cls.length > 1 && commentRe.test(cls))
-    if (boiler !== ctx.boiler || hinted !== ctx.hinted || link !== ctx.link || main !== ctx.main || comment !== ctx.comment) next = { boiler, comment, hinted, link, main }
+    if (boiler !== ctx.boiler || hinted !== ctx.hinted || link !== ctx.link || main !== ctx.main || comment !== ctx.comment || article !== ctx.article) next = { boiler, comment, hinted, link, main, article }
     const region: RawSignal["region"] = comment ? "comment" : boiler ? "boilerplate" : "main"
 
     if (itemprop === "datepublished" || itemprop === "datemodified" || itemprop === "datecreated" || itemprop === "uploaddate") {
@@ -219,7 +224,7 @@ export const extractSignals = (html: string, url: string): Extraction => {
     }
   }
 
-  visit(doc, { boiler: false, comment: false, hinted: false, link: false, main: false }, 0)
+  visit(doc, { boiler: false, comment: false, hinted: false, link: false, main: false, article: false }, 0)
   flush()
 
   // JSON-LD
