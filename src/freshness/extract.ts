@@ -189,7 +189,8 @@ export const extractSignals = (html: string, url: string): Extraction => {
     const hatom = /(?:^|\s)(?:published|updated|entry-date|dtstart|post-date|tweet-timestamp|timestamp)(?:\s|$)/i.test(cls)
     if (tag === "time" || tag === "abbr" || (hatom && (attr(el, "title") !== undefined || attr(el, "datetime") !== undefined))) {
       const v = attr(el, "datetime") ?? (tag !== "time" ? attr(el, "title") : undefined)
-      const d = v ? parseStructured(v) : undefined
+      const stamp = v ? parseStructured(v) : undefined
+      const d = stamp && tag === "time" ? shownDay(stamp, textOf(el)) : stamp
       if (d && v && /\d{4}/.test(v)) {
         const clsl = cls.toLowerCase()
         const type: DateType = /updated|modified|aktualisiert/.test(clsl) && !/published/.test(clsl) ? "modified" : "published"
@@ -270,6 +271,30 @@ export const extractSignals = (html: string, url: string): Extraction => {
   // Last resort, like a reader searching the source: dates in scripts, attributes and file names.
   scanSource(html, (date, source, type) => push({ source, type, date, region: "main" }))
   return { signals, copyrightYear, title }
+}
+
+/** The text content of an element (capped). */
+const textOf = (el: Element): string => {
+  let out = ""
+  const walk = (n: Node) => {
+    if (out.length > 200) return
+    if (n.nodeName === "#text") out += (n as DefaultTreeAdapterMap["textNode"]).value
+    else if ("childNodes" in n) for (const k of (n as Element).childNodes) walk(k)
+  }
+  walk(el)
+  return out
+}
+
+/**
+ * A <time> whose own text states another complete day than its datetime attribute: the text is
+ * what the page tells readers (the attribute is often a system or modification stamp, or the
+ * same instant in UTC).
+ */
+export const shownDay = (stamp: DayDate, text: string): DayDate => {
+  const found = findTextDates(text, 2)
+  if (found.length !== 1) return stamp
+  const t = found[0].date
+  return t.y === stamp.y && t.m === stamp.m && t.d === stamp.d ? stamp : t
 }
 
 const jsonDateKey = /["'](published_?(?:at|date|time|on)?|publishedDate|publishDate|publicationDate|datePublished|pubDate|createdAt|created_at|dateCreated|date|article_publication_date|firstPublished|first_published_at|releaseDate|uploadDate)["']\s*:\s*["']([^"']{8,40})["']/gi
