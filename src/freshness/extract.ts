@@ -84,7 +84,7 @@ export const MAX_DATELINES = 3
 export const isDateline = (text: string, found: ReadonlyArray<{ readonly text: string }>) =>
   found.length === 1 && text.trim().length - found[0].text.length <= DATELINE_SLACK
 const boilerTags = new Set(["footer", "aside", "nav"])
-const boilerRe = /comment|(?:^|[\s_-])aside(?:$|[\s_-])|kommentar|reply|respon|disqus|related|teaser|sidebar|widget|recommend|footer|copyright|newsletter|popular|most-?read|archive|breadcrumb|share|social|promo|trending|navigation|menu|calendar|event|weitere|more-?stories|latest|also|rail|carousel|slider/i
+const boilerRe = /comment|(?:^|[\s_-])aside(?:$|[\s_-])|kommentar|reply|respon|disqus|related|teaser|sidebar|widget|recommend|footer|copyright|newsletter|popular|most-?read|archive|breadcrumb|share|social|promo|trending|navigation|menu|calendar|event|weitere|more-?stories|latest|also|rail|carousel|slider|instagram-media|twitter-tweet|tiktok-embed|fb-post|social-embed/i
 const commentRe = /(?:^|\s)(?:comments|commentlist|comment-list|comment-body|comment-content|comment-meta|comment-metadata|commentmetadata|comment-author|comments-area|comment-respond|comment-thread|comment-item|comment|disqus_thread|dsq-comment|kommentare|user-comments)(?:$|\s)/i
 const articleRe = /(?:^|[\s_-])(?:article|post|entry|story)/i
 const mainRe = /(?:^|[\s_-])(?:article|post|entry|story|content|main|body|text|blog)/i
@@ -121,11 +121,12 @@ export const extractSignals = (html: string, url: string): Extraction => {
   if (u) push({ source: u.complete ? "url" : "url:year-month", type: "published", date: u.date, region: "structured" })
 
   const ldBlocks: Array<string> = []
-  const textParts: Array<{ text: string; ctx: Ctx }> = []
+  // Each text part keeps its place in the document, so its dates sort among the elements' dates.
+  const textParts: Array<{ text: string; ctx: Ctx; pos: number }> = []
   let buf = ""
   let bufCtx: Ctx | null = null
   const flush = () => {
-    if (bufCtx && buf.trim().length > 0) textParts.push({ text: buf, ctx: bufCtx })
+    if (bufCtx && buf.trim().length > 0) textParts.push({ text: buf, ctx: bufCtx, pos: order++ })
     buf = ""
     bufCtx = null
   }
@@ -243,6 +244,8 @@ export const extractSignals = (html: string, url: string): Extraction => {
   const datelines = parts.filter((p) => p.dateline).length <= MAX_DATELINES
   for (const { part, text, found, dateline: alone } of parts) {
     const dateline = alone && datelines
+    let sub = 0
+    const at = () => part.pos + (sub++) / 100
     const copy = /©|\(c\)|opyright/i.test(text) ? /(?:©|\(c\)|copyright)\s*(?:\d{4}\s*[-–]\s*)?((?:19|20)\d{2})/i.exec(text) : null
     if (copy) {
       const y = Number(copy[1])
@@ -250,7 +253,7 @@ export const extractSignals = (html: string, url: string): Extraction => {
     }
     const region: RawSignal["region"] = part.ctx.comment ? "comment" : part.ctx.boiler ? "boilerplate" : "main"
     for (const r of findRelative(text)) {
-      push({ source: "text:relative", type: r.kind, date: { y: 1970, m: 1, d: 1 }, region, relativeDays: r.days, raw: r.text })
+      push({ source: "text:relative", type: r.kind, date: { y: 1970, m: 1, d: 1 }, region, relativeDays: r.days, raw: r.text, order: at() })
     }
     for (const f of found) {
       // Copyright lines are traps: flagged so selection uses them only as the very last resort.
@@ -264,7 +267,8 @@ export const extractSignals = (html: string, url: string): Extraction => {
         date: f.date,
         region: isCopyright ? "copyright" : region,
         hinted: part.ctx.hinted || dateline,
-        raw: f.text
+        raw: f.text,
+        order: at()
       })
     }
   }
