@@ -242,6 +242,9 @@ export const extractSignals = (html: string, url: string): Extraction => {
   // A block whose whole text is one date is a dateline, as telling as an element whose class says
   // "date"; many of them are a list (an archive, results, events), which tells nothing.
   const datelines = parts.filter((p) => p.dateline).length <= MAX_DATELINES
+  // Date links in date elements of the main content: a dateline linking to its archive, unless
+  // there are many (a list of publications or posts).
+  const linkLines = parts.filter((p) => p.part.ctx.link && p.part.ctx.hinted && !p.part.ctx.boiler && !p.part.ctx.comment && p.found.length > 0).length <= MAX_DATELINES
   for (const { part, text, found, dateline: alone } of parts) {
     const dateline = alone && datelines
     let sub = 0
@@ -266,7 +269,7 @@ export const extractSignals = (html: string, url: string): Extraction => {
         type,
         date: f.date,
         region: isCopyright ? "copyright" : region,
-        hinted: part.ctx.hinted || dateline,
+        hinted: part.ctx.link ? part.ctx.hinted && linkLines && region === "main" : part.ctx.hinted || dateline,
         raw: f.text,
         order: at()
       })

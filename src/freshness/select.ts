@@ -40,7 +40,7 @@ const structuredPublished = (s: RawSignal) =>
  * 0 complete URL date; 1 structured published (meta, JSON-LD, microdata); 2 <time pubdate> or a
  * <time> in a date element; 3 other <time>; 4 text in a date element; 4.5 generic date metas;
  * 5 created dates and uploadDate; 5.5 dated elements in related/sidebar regions; 6 main-text dates;
- * 7 modification dates; 8 link text; 9 other boilerplate; 10 JSON keys in the source; 11 compact
+ * 5.2 a link in a date element (not part of a list); 7 modification dates; 8 other link text; 9 other boilerplate; 10 JSON keys in the source; 11 compact
  * dates in the source; 12 copyright-line dates; 99 never (Last-Modified, comments).
  */
 /** Generic date metas: often stamped on every edit, so weaker than a visible dateline. */
@@ -65,7 +65,9 @@ export const publishTier = (s: RawSignal): number => {
   }
   if (s.source === "text:date-element") return s.type === "modified" ? 7 : 4
   if (s.source === "text") return s.type === "modified" ? 7 : 6
-  if (s.source === "text:link") return 8
+  // A date link in the article's own date element ("Posted on <a>5 March 2024</a>", linking to the
+  // day's archive) reads as a dateline; other link dates are teasers.
+  if (s.source === "text:link") return s.hinted && s.type !== "modified" ? 5.2 : 8
   if (s.source === "source:json-key") return 10
   if (s.source === "source:pattern") return 11
   if (s.type === "modified") return 7
