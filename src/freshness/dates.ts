@@ -159,7 +159,7 @@ export interface TextDate {
 }
 
 const M = `(${monthAlternation})\\.?`
-const TIME = `(?:,?\\s*(?:at|um|à|a las|alle|om|-|–|,)?\\s*(\\d{1,2})[:.h](\\d{2})(?:[:.](\\d{2}))?)?`
+const TIME = `(?:,?\\s*(?:at|um|à|a las|alle|om|-|–|,)?\\s*(\\d{1,2})[:.h](\\d{2})(?:[:.](\\d{2}))?(?![:.]?\\d))?`
 const textPatterns: ReadonlyArray<{ re: RegExp; build: (g: RegExpExecArray) => DayDate | undefined }> = [
   // ISO-like 2024-03-12 (optionally with time)
   {

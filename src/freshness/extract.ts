@@ -73,7 +73,7 @@ const attr = (el: Element, name: string): string | undefined => {
 const skipTags = new Set(["script", "style", "noscript", "template", "svg", "iframe", "select", "option", "textarea", "canvas", "button"])
 const blockTags = new Set(["p", "div", "li", "td", "th", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "section", "article", "header", "footer", "aside", "nav", "main", "ul", "ol", "dl", "dt", "dd", "table", "br", "blockquote", "figure", "figcaption", "form", "address", "body", "pre", "hr"])
 
-const hintRe = /(?:^|[\s_-])(?:date|datum|time|zeit|fecha|data|publish|published|publication|publicado|pubdate|posted|post-?meta|entry-?meta|byline|dateline|meta|info|timestamp|submitted|created|updated|article-?header|author|stand|veroeffentlicht|erschienen|calendar)|date|datum|publish|posted|byline|timestamp/i
+const hintRe = /(?:^|[\s_-])(?:date|datum|time|zeit|fecha|data|publish|published|publication|publicado|pubdate|posted|post-?meta|entry-?meta|byline|dateline|meta|info|timestamp|submitted|created|updated|article-?header|author|stand(?![a-z])|veroeffentlicht|erschienen|calendar)|date|datum|publish|posted|byline|timestamp/i
 /** Class tokens that contain a hint word but name no date: a post's status (WordPress `status-publish`). */
 const notHintRe = /(?:^|\s)(?:status-publish(?:ed)?|post-status-\S*)(?=\s|$)/gi
 /** Characters besides the date that a block may hold and still be a dateline ("Posted on", "Stand:"). */
