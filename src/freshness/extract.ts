@@ -170,12 +170,15 @@ export const extractSignals = (html: string, url: string): Extraction => {
     const cls = `${attr(el, "class") ?? ""} ${attr(el, "id") ?? ""}`
     const itemprop = (attr(el, "itemprop") ?? "").toLowerCase()
     let next = ctx
-    const boiler = ctx.boiler || boilerTags.has(tag) || (cls.length > 1 && boilerRe.test(cls)) || siteHeader(tag, cls, ctx)
+    // Classes on <html> and <body> describe the whole page's layout ("no-sidebars", "has-comments"):
+    // they mark no region.
+    const layout = tag === "body" || tag === "html"
+    const boiler = ctx.boiler || boilerTags.has(tag) || (!layout && cls.length > 1 && boilerRe.test(cls)) || siteHeader(tag, cls, ctx)
     const hinted = ctx.hinted || (cls.length > 1 && hintRe.test(cls.replace(notHintRe, " "))) || itemprop.startsWith("date")
     const link = ctx.link || tag === "a"
     const main = ctx.main || tag === "article" || tag === "main" || (cls.length > 1 && mainRe.test(cls) && !boiler)
     const article = ctx.article || tag === "article" || tag === "main" || (cls.length > 1 && articleRe.test(cls))
-    const comment = ctx.comment || (cls.length > 1 && commentRe.test(cls))
+    const comment = ctx.comment || (!layout && cls.length > 1 && commentRe.test(cls))
     if (boiler !== ctx.boiler || hinted !== ctx.hinted || link !== ctx.link || main !== ctx.main || comment !== ctx.comment || article !== ctx.article) next = { boiler, comment, hinted, link, main, article }
     const region: RawSignal["region"] = comment ? "comment" : boiler ? "boilerplate" : "main"
 

@@ -110,8 +110,14 @@ export const selectDates = (raw: ReadonlyArray<RawSignal>, nowMs: number): Selec
         const p = publish
         const hour = p.date.time ? Number(p.date.time.slice(0, 2)) : -1
         const utc = p.date.offset === "Z" || p.date.offset === "+00:00"
+        const updates = signals.filter((s) => s.type === "modified" && s.tier < 99 && !offPage(s) && s.source !== "text:relative")
         const near = !utc || hour < 0 ? undefined : signals.find((s) => {
           if (s.tier < 2 || s.tier > 4) return false
+          // With a time of its own, the dateline must state the same moment (same minutes; time
+          // zones shift whole hours, a few by half an hour): another time is another event, often the update.
+          if (s.date.time && p.date.time && !sameMinute(s.date.time, p.date.time)) return false
+          // The day of a later update is not the stamp's local day.
+          if (updates.some((m) => dayKey(m.date) === dayKey(s.date) && toEpoch(m.date) - toEpoch(p.date) > 6 * 3600_000)) return false
           const diff = toEpochDay(s.date) - toEpochDay(p.date)
           return (diff === 1 && hour >= 18) || (diff === -1 && hour < 8)
         })
@@ -242,4 +248,9 @@ export const updateDateline = (p: Signal, signals: ReadonlyArray<Signal>): Signa
   if (!line) return p
   if (p.tier < 5.5 && signals.some((s) => isVisible(s) && s.region === "main" && dayKey(s.date) === dayKey(p.date))) return p
   return line
+}
+
+const sameMinute = (a: string, b: string) => {
+  const ma = Number(a.slice(3, 5)), mb = Number(b.slice(3, 5))
+  return ma === mb || Math.abs(ma - mb) === 30 || Math.abs(ma - mb) === 15 || Math.abs(ma - mb) === 45
 }

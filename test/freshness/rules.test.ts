@@ -100,6 +100,23 @@ describe("regions: asides, mastheads, embeds", () => {
   ])
 })
 
+describe("page-wide classes and the time-zone dateline", () => {
+  check([
+    ["classes on <body> describe the layout (\"no-sidebars\"): the article's time element is not boilerplate",
+      doc(`<meta name="dcterms.date" content="2022-01-21">`, `</body><body class="not-front no-sidebars page-node"><div id="main-content"><article class="node node-news"><div class="article-meta"><time class="date-display-single" datetime="2022-01-25T00:00:00+01:00">25.01.2022</time></div><p>Text</p></article></div>`),
+      "2022-01-25", "time-element"],
+    ["a UTC stamp late in the evening and a visible dateline the next day: the page's own day",
+      doc(`<meta property="article:published_time" content="2020-04-28T22:57:38Z">`, `<article><p class="date">29.04.2020</p><p>Text</p></article>`),
+      "2020-04-29", "text:date-element"],
+    ["trap: the visible next day is the day of a later update, not the stamp's local day",
+      doc(`<meta property="article:published_time" content="2020-04-28T22:57:38Z"><meta property="article:modified_time" content="2020-04-29T11:14:24Z">`, `<article><p class="date">28.04.2020</p><p class="date">29.04.2020</p><p>Text</p></article>`),
+      "2020-04-28", "meta:article:published_time"],
+    ["trap: a visible next-day time at other minutes is another moment",
+      doc(`<meta property="article:published_time" content="2020-04-28T22:57:38Z">`, `<article><p class="date">28.04.2020</p><time class="date" datetime="2020-04-29T11:14:00">29.04.2020 11:14</time><p>Text</p></article>`),
+      "2020-04-28", "meta:article:published_time"]
+  ])
+})
+
 describe("what the page shows", () => {
   check([
     ["a <time> whose text states another day than its datetime: the text",
