@@ -148,7 +148,7 @@ describe("what the page shows", () => {
 
 describe("Arabic dates", () => {
   const days = (t: string) => findTextDates(t).map((f) => dayKey(f.date))
-  const cases: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
+  const cases: ReadonlyArray<readonly [string, Array<string>]> = [
     ["الأربعاء، 07 أكتوبر 2020 - 12:09 م", ["2020-10-07"]],
     ["٠٧ أكتوبر ٢٠٢٠", ["2020-10-07"]],
     ["5 كانون الثاني 2021", ["2021-01-05"]],
