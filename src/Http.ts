@@ -14,6 +14,7 @@ import { AnalyticsWorkers } from "./analytics/Pruning"
 import { AuthLive, Bearer } from "./auth/Auth"
 import { Keys } from "./auth/Keys"
 import { AppConfig } from "./Config"
+import { ConsoleLive } from "./console/http"
 import { CtAggregator } from "./ct/CtAggregator"
 import { CtLive } from "./ct/http"
 import { DnsResolver } from "./dns/DnsResolver"
@@ -71,6 +72,8 @@ export const AppLive = HttpApiBuilder.serve(observe(routeTable)).pipe(
   Layer.provide(WorkersLive),
   // MCP (raw route beside the HttpApi); ssl_certificate enriched with CT history from the aggregator.
   Layer.provide(McpLive.pipe(Layer.provide(CtHistory.FromAggregator))),
+  // The web console (src/console): an open page beside the API, like /docs.
+  Layer.provide(ConsoleLive),
   HttpServer.withLogAddress,
   // The router would otherwise fold "//" in the whole request target, query string included,
   // turning ?url=http://x//path into http:/x/path.

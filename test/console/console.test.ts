@@ -1,0 +1,127 @@
+/**
+ * The console in a real browser (Chromium headless via playwright-core) against the real service
+ * in-process on loopback: sign-in, charts drawn from traffic the test made, alert rules and
+ * alerts, an http-check against a loopback target, and no CSP violation anywhere.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test"
+import type { Browser } from "playwright-core"
+import { startService, type TestService } from "../support/service"
+import { launch, openPage, signIn, type WatchedPage } from "./browser"
+
+let service: TestService
+let browser: Browser
+let target: ReturnType<typeof Bun.serve>
+let key: string
+
+beforeAll(async () => {
+  service = await startService({ alertEvalIntervalMs: 250 })
+  target = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: (req) =>
+      new URL(req.url).pathname === "/missing"
+        ? new Response("gone", { status: 404 })
+        : new Response("<html><body>hello</body></html>", {
+            headers: { "content-type": "text/html", "x-content-type-options": "nosniff", "strict-transport-security": "max-age=600" }
+          })
+  })
+  key = (await service.newKey("enterprise")).key
+  // Traffic the charts will show: successes and client errors in several categories.
+  for (let i = 0; i < 6; i++) {
+    await service.call(`/v1/network/http-check?url=${encodeURIComponent(`http://127.0.0.1:${target.port}/`)}`, { key })
+  }
+  await service.call(`/v1/network/http-check?url=${encodeURIComponent(`http://127.0.0.1:${target.port}/missing`)}`, { key })
+  await service.call("/v1/network/http-check", { key }) // 400: no url
+  await service.call("/v1/analytics/usage", { key })
+  await service.flushLog()
+  browser = await launch()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  target?.stop(true)
+  await service?.stop()
+})
+
+const clean = (w: WatchedPage) => {
+  expect(w.cspViolations).toEqual([])
+  expect(w.pageErrors).toEqual([])
+}
+
+describe("console", () => {
+  test("every /console response carries the CSP; the page holds no inline script or style", async () => {
+    for (const path of ["/console", "/console/app.js", "/console/app.css", "/console/nope"]) {
+      const res = await fetch(service.baseUrl + path)
+      const csp = res.headers.get("content-security-policy") ?? ""
+      expect(csp).toContain("script-src 'self'")
+      expect(csp).toContain("style-src 'self'")
+      expect(csp).toContain("frame-ancestors 'none'")
+      expect(csp).not.toContain("unsafe-inline")
+      if (path === "/console") {
+        const html = await res.text()
+        expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/i)
+        expect(html).not.toMatch(/\sstyle=|<style/i)
+        expect(html).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)/)
+      }
+      if (path === "/console/nope") expect(res.status).toBe(404)
+      else expect(res.status).toBe(200)
+    }
+  })
+
+  test("a wrong key shows the API's 401 message and stores nothing", async () => {
+    const w = await openPage(browser)
+    await signIn(w.page, service.baseUrl, "di_wrong_key")
+    const alert = w.page.getByRole("alert")
+    await alert.waitFor()
+    const text = (await alert.textContent()) ?? ""
+    const api = await (await service.call("/v1/analytics/usage", { key: "di_wrong_key" })).json() as any
+    expect(text).toBe(api.error.message)
+    expect(await w.page.evaluate(() => sessionStorage.length)).toBe(0)
+    await w.shot("wrong-key")
+    clean(w)
+    await w.page.context().close()
+  })
+
+  test("overview, performance and cache draw the test's traffic; sign-out clears the key", async () => {
+    const w = await openPage(browser)
+    await signIn(w.page, service.baseUrl, key)
+    await w.page.getByRole("heading", { name: "Overview" }).waitFor()
+    expect(await w.page.evaluate(() => Object.values(sessionStorage))).toHaveLength(1)
+    expect(w.page.url()).not.toContain("di_")
+    await w.page.locator(".chart canvas").first().waitFor()
+    const categories = await w.page.locator("section.card table").first().textContent()
+    expect(categories).toContain("network")
+    expect(await w.page.locator(".stat-value").nth(3).textContent()).toMatch(/^\d+$/)
+    await w.shot("overview-1280")
+
+    await w.page.getByRole("button", { name: "Performance" }).click()
+    await w.page.getByRole("heading", { name: "Performance" }).waitFor()
+    await w.page.locator(".chart canvas").nth(2).waitFor()
+    expect(await w.page.locator(".chart canvas").count()).toBe(3)
+    // The error-rate series has a point above zero: 2 of the requests were 4xx.
+    expect(await w.page.locator(".stat").filter({ hasText: "Error rate" }).locator(".stat-value").textContent()).not.toBe("0 %")
+    await w.shot("performance-1280")
+
+    await w.page.getByRole("button", { name: "Cache" }).click()
+    await w.page.getByRole("heading", { name: "Cache" }).waitFor()
+    await w.page.getByText("Hit rate").first().waitFor()
+    await w.shot("cache-1280")
+
+    await w.page.getByRole("button", { name: "Sign out" }).click()
+    await w.page.getByLabel("API key").waitFor()
+    expect(await w.page.evaluate(() => sessionStorage.length)).toBe(0)
+    clean(w)
+    await w.page.context().close()
+  })
+
+  test("readable at 390 px: no horizontal scroll of the page", async () => {
+    const w = await openPage(browser, 390, 844)
+    await signIn(w.page, service.baseUrl, key)
+    await w.page.locator(".chart canvas").first().waitFor()
+    const overflow = await w.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+    expect(overflow).toBeLessThanOrEqual(0)
+    await w.shot("overview-390")
+    clean(w)
+    await w.page.context().close()
+  })
+})
