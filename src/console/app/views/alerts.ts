@@ -50,8 +50,7 @@ export const alertsView: View = async (root) => {
               `${r.cooldown_minutes} min`,
               h("span", { class: `badge ${r.enabled ? "ok" : "paused"}` }, r.enabled ? "Active" : "Paused"),
               ruleActions(r)
-            ]),
-            "Alert rules"
+            ])
           )
     )
   }

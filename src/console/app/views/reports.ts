@@ -31,8 +31,9 @@ const timingBar = (t: Record<string, number | null>) => {
   const phases: Array<[string, number | null]> = [["DNS", t.dns_ms], ["connect", t.connect_ms], ["TLS", t.tls_ms], ["first byte", t.ttfb_ms]]
   let used = 0
   const segments = phases
+    .map(([name, v], i) => [name, v, i] as const)
     .filter(([, v]) => v !== null && v !== undefined && v > 0)
-    .map(([name, v], i) => {
+    .map(([name, v, i]) => {
       used += v!
       const seg = h("span", { class: `seg seg-${i}`, title: `${name}: ${fmt.ms(v)}` })
       seg.style.width = `${total > 0 ? (v! / total) * 100 : 0}%`
@@ -59,7 +60,7 @@ export const httpCheckReport = (r: any) => {
       "div",
       { class: "headline" },
       h("div", { class: `grade ${ok ? "good" : "bad"}`, "data-testid": "http-status" }, code === null || code === undefined ? "—" : String(code)),
-      h("div", {}, h("div", { class: "headline-title" }, ok ? `OK · ${r.method} ${r.final_url}` : r.error ? `Failed: ${r.error}` : `HTTP ${code}`), h("div", { class: "score" }, `${fmt.ms(r.timings?.total_ms)} · checked ${fmt.date(r.checked_at)}`))
+      h("div", {}, h("div", { class: "headline-title" }, r.error ? `Failed: ${r.error}` : `HTTP ${code} ${r.status?.text ?? ""} · ${r.method} ${r.final_url}`), h("div", { class: "score" }, `${fmt.ms(r.timings?.total_ms)} · checked ${fmt.date(r.checked_at)}`))
     ),
     r.timings ? timingBar(r.timings) : null,
     kv([

@@ -29,6 +29,11 @@ export const parseChannels = (text: string): Array<Channel> =>
 
 export const channelText = (c: Channel) => (c.type === "email" ? c.address : c.url)
 
+const wide = (el: HTMLElement) => {
+  el.classList.add("wide")
+  return el
+}
+
 export const ruleForm = (options: {
   readonly rule?: Rule
   readonly onSubmit: (body: Record<string, unknown>) => Promise<void>
@@ -84,7 +89,7 @@ export const ruleForm = (options: {
       field("Threshold", threshold),
       field("Window (minutes)", windowMin),
       field("Cooldown (minutes)", cooldown),
-      field("Channels", channels, "one per line: a webhook URL or an email address"),
+      wide(field("Channels", channels, "one per line: a webhook URL or an email address")),
       r ? null : h("div", { class: "field checkbox" }, enabled, h("label", { for: (enabled.id ||= "rule-enabled-new") }, "Enabled"))
     ),
     h("div", { class: "actions" }, submit, options.onCancel ? h("button", { type: "button", class: "secondary", onclick: options.onCancel }, "Cancel") : null),
