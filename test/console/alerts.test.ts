@@ -16,7 +16,7 @@ beforeAll(async () => {
   service = await startService({ alertEvalIntervalMs: 200 })
   target = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("teapot", { status: 418 }) })
   browser = await launch()
-})
+}, 60_000)
 
 afterAll(async () => {
   await browser?.close()
@@ -89,7 +89,7 @@ describe("console alerts and analyses", () => {
     expect(w.cspViolations).toEqual([])
     expect(w.pageErrors).toEqual([])
     await w.page.context().close()
-  })
+  }, 30_000)
 
   test("an http-check against a loopback target shows its status, the raw JSON one click away", async () => {
     const { key } = await service.newKey("developer")
@@ -121,5 +121,5 @@ describe("console alerts and analyses", () => {
     expect(w.cspViolations).toEqual([])
     expect(w.pageErrors).toEqual([])
     await w.page.context().close()
-  })
+  }, 30_000)
 })

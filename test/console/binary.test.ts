@@ -22,7 +22,7 @@ beforeAll(async () => {
   const built = spawnSync(process.execPath, ["build", "--compile", "src/main.ts", "--outfile", binary], { cwd: root, encoding: "utf8" })
   if (built.status !== 0) throw new Error(`build failed: ${built.stderr}`)
   browser = await launch()
-})
+}, 180_000)
 afterAll(async () => {
   await browser?.close()
 })
@@ -49,4 +49,4 @@ test("the compiled binary serves the console, and it works in a browser", async 
   } finally {
     child.kill("SIGKILL")
   }
-})
+}, 30_000)

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import type { Browser } from "playwright-core"
+import { makeRows, startCrtSh, type FakeCrtSh } from "../ct/crtsh"
 import { startService, type TestService } from "../support/service"
 import { launch, openPage, signIn, type WatchedPage } from "./browser"
 
@@ -12,9 +13,12 @@ let service: TestService
 let browser: Browser
 let target: ReturnType<typeof Bun.serve>
 let key: string
+let crt: FakeCrtSh
 
 beforeAll(async () => {
-  service = await startService({ alertEvalIntervalMs: 250 })
+  crt = startCrtSh()
+  crt.set("paged.example", { kind: "rows", rows: makeRows("paged.example", 25) })
+  service = await startService({ alertEvalIntervalMs: 250, ctAggregatorUrl: crt.url, ctBudgetMs: 2000 })
   target = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
@@ -33,14 +37,17 @@ beforeAll(async () => {
   await service.call(`/v1/network/http-check?url=${encodeURIComponent(`http://127.0.0.1:${target.port}/missing`)}`, { key })
   await service.call("/v1/network/http-check", { key }) // 400: no url
   await service.call("/v1/analytics/usage", { key })
+  // CT answers are cached: a miss, then two hits for the cache report.
+  for (let i = 0; i < 3; i++) await service.call("/v1/domain/ct-logs?domain=paged.example&limit=5", { key })
   await service.flushLog()
   browser = await launch()
-})
+}, 60_000)
 
 afterAll(async () => {
   await browser?.close()
   target?.stop(true)
   await service?.stop()
+  await crt?.stop()
 })
 
 const clean = (w: WatchedPage) => {
@@ -66,7 +73,7 @@ describe("console", () => {
       if (path === "/console/nope") expect(res.status).toBe(404)
       else expect(res.status).toBe(200)
     }
-  })
+  }, 30_000)
 
   test("a wrong key shows the API's 401 message and stores nothing", async () => {
     const w = await openPage(browser)
@@ -80,7 +87,7 @@ describe("console", () => {
     await w.shot("wrong-key")
     clean(w)
     await w.page.context().close()
-  })
+  }, 30_000)
 
   test("overview, performance and cache draw the test's traffic; sign-out clears the key", async () => {
     const w = await openPage(browser)
@@ -104,7 +111,10 @@ describe("console", () => {
 
     await w.page.getByRole("button", { name: "Cache" }).click()
     await w.page.getByRole("heading", { name: "Cache" }).waitFor()
-    await w.page.getByText("Hit rate").first().waitFor()
+    const endpoints = w.page.locator("section.card table")
+    await endpoints.waitFor()
+    expect(await endpoints.textContent()).toContain("/v1/domain/ct-logs")
+    expect(await w.page.locator(".stat").filter({ hasText: "Hit rate" }).locator(".stat-value").textContent()).toBe("66.7 %")
     await w.shot("cache-1280")
 
     await w.page.getByRole("button", { name: "Sign out" }).click()
@@ -112,7 +122,30 @@ describe("console", () => {
     expect(await w.page.evaluate(() => sessionStorage.length)).toBe(0)
     clean(w)
     await w.page.context().close()
-  })
+  }, 30_000)
+
+  test("CT logs page through the aggregator's certificates", async () => {
+    const w = await openPage(browser)
+    await signIn(w.page, service.baseUrl, key)
+    await w.page.getByRole("button", { name: "Run an analysis" }).click()
+    await w.page.getByRole("button", { name: "CT logs" }).click()
+    const form = w.page.locator("form[data-operation=ct]")
+    await form.getByLabel("Domain").fill("paged.example")
+    await form.getByLabel("Page size").fill("10")
+    await form.getByRole("button", { name: "Run" }).click()
+    const rows = w.page.locator("#analysis-ct tbody tr")
+    await w.page.getByText(/entries 1–10 \(more available\)/).waitFor()
+    expect(await rows.count()).toBe(10)
+    await w.page.getByRole("button", { name: "Next page" }).click()
+    await w.page.getByText(/entries 11–20/).waitFor()
+    await w.page.getByRole("button", { name: "Next page" }).click()
+    await w.page.getByText(/entries 21–25 ·/).waitFor()
+    expect(await rows.count()).toBe(5)
+    expect(await w.page.getByRole("button", { name: "Next page" }).isDisabled()).toBe(true)
+    await w.shot("analysis-ct-logs")
+    clean(w)
+    await w.page.context().close()
+  }, 30_000)
 
   test("readable at 390 px: no horizontal scroll of the page", async () => {
     const w = await openPage(browser, 390, 844)
@@ -123,5 +156,5 @@ describe("console", () => {
     await w.shot("overview-390")
     clean(w)
     await w.page.context().close()
-  })
+  }, 30_000)
 })
