@@ -1,0 +1,22 @@
+/**
+ * What WAF providers really send, replayed by local Bun servers: headers, cookies, block and
+ * challenge pages, status codes. Each replica names the provider the detector must report.
+ */
+export interface Replica {
+  readonly id: string
+  readonly expect: string | null
+  readonly status: number
+  readonly headers: ReadonlyArray<readonly [string, string]>
+  readonly body: string
+  readonly expectCategory?: string
+  /** low, medium, high: asserted for every replica (test/waf/waf.test.ts). */
+  readonly expectEnforcement: "low" | "medium" | "high"
+  /** Defaults to single when a provider is expected, null otherwise. */
+  readonly expectTopology?: "single" | "layered"
+  /** Every provider name the detector may report besides `expect` (none unless listed). */
+  readonly alsoReported?: ReadonlyArray<string>
+}
+
+export const html = (title: string, inner: string) => `<!DOCTYPE html><html><head><title>${title}</title></head><body>${inner}</body></html>`
+export const page = html("Welcome", "<h1>Shop</h1><p>Products and prices.</p>")
+
