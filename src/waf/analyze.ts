@@ -144,8 +144,15 @@ export const detectProviders = (r: ObservedResponse, table: ReadonlyArray<Provid
       ownConfidence: Math.round((1 - ownMiss) * 100) / 100
     })
   }
-  return out.sort((a, b) => b.confidence - a.confidence || Number(b.blockHeader) - Number(a.blockHeader) || a.name.localeCompare(b.name))
+  // A page that quotes the block pages of several vendors at once is a page about WAFs, not a
+  // block page: matches resting on page text alone are dropped when three or more vendors have them.
+  const textOnly = (p: ProviderMatch) => p.evidence.every((e) => e.kind === "body" || e.kind === "status")
+  const kept = out.filter(textOnly).length >= QUOTED_VENDORS ? out.filter((p) => !textOnly(p)) : out
+  return kept.sort((a, b) => b.confidence - a.confidence || Number(b.blockHeader) - Number(a.blockHeader) || a.name.localeCompare(b.name))
 }
+
+/** From this many vendors matched on page text alone, the page is taken as one that quotes them. */
+export const QUOTED_VENDORS = 3
 
 export type EnforcementSignal = "low" | "medium" | "high" | "verified"
 

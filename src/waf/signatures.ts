@@ -4,12 +4,19 @@
  */
 import { APPLIANCE } from "./signatures/appliance"
 import { BOTS } from "./signatures/bots"
+import { CDN } from "./signatures/cdn"
+import { CHINA } from "./signatures/china"
 import { CLOUD } from "./signatures/cloud"
+import { CMS } from "./signatures/cms"
 import type { ProviderEntry } from "./signatures/dsl"
+import { ENTERPRISE } from "./signatures/enterprise"
 import { HOSTING } from "./signatures/hosting"
 import { OPENSOURCE } from "./signatures/opensource"
 import { REGIONAL } from "./signatures/regional"
+import { WORLD } from "./signatures/world"
 
 export type { BlockCategory, EvidenceKind, ProviderEntry, Signature } from "./signatures/dsl"
 
-export const PROVIDERS: ReadonlyArray<ProviderEntry> = [...CLOUD, ...REGIONAL, ...APPLIANCE, ...BOTS, ...HOSTING, ...OPENSOURCE]
+export const PROVIDERS: ReadonlyArray<ProviderEntry> = [
+  ...CLOUD, ...CDN, ...REGIONAL, ...CHINA, ...WORLD, ...APPLIANCE, ...ENTERPRISE, ...BOTS, ...HOSTING, ...CMS, ...OPENSOURCE
+]

@@ -4,12 +4,24 @@
  * and the plain origins that must stay clean. Each replica names the provider the detector must
  * report, the enforcement level and the topology.
  */
+import { CLOUD_REPLICAS } from "./replicas/cloud"
 import { CORE } from "./replicas/core"
+import { ENTERPRISE_REPLICAS } from "./replicas/enterprise"
+import { HOSTING_REPLICAS } from "./replicas/hosting"
 import type { Replica } from "./replicas/kit"
+import { NEGATIVES } from "./replicas/negatives"
+import { REGIONAL_REPLICAS } from "./replicas/regional"
 
 export type { Replica } from "./replicas/kit"
 
-export const REPLICAS: ReadonlyArray<Replica> = [...CORE]
+export const REPLICAS: ReadonlyArray<Replica> = [
+  ...CORE,
+  ...CLOUD_REPLICAS,
+  ...REGIONAL_REPLICAS,
+  ...ENTERPRISE_REPLICAS,
+  ...HOSTING_REPLICAS,
+  ...NEGATIVES
+]
 
 /** Layered setups: providers in front of providers. */
 export const LAYERED = [

@@ -3,8 +3,6 @@ import { bh, body, bodyR, cookie, h, p, type ProviderEntry, server, status } fro
 export const APPLIANCE: ReadonlyArray<ProviderEntry> = [
   p("F5 BIG-IP ASM / Advanced WAF", "F5, Inc.", "https://my.f5.com/manage/s/article/K6850", [
     cookie(/^TS[0-9a-f]{6,8}(_\d+)?$/, 0.7),
-    cookie(/^BIGipServer/, 0.35),
-    cookie(/^F5_ST$|^MRHSession$|^LastMRH_Session$/, 0.6),
     server(/^BIG-?IP$/i, 0.8),
     body(/The requested URL was rejected\. Please consult with your administrator\./i, 0.95, "block"),
     body(/Your support ID is:?\s*\d+/i, 0.6, "block")
@@ -43,13 +41,13 @@ export const APPLIANCE: ReadonlyArray<ProviderEntry> = [
   ]),
   p("NSFOCUS WAF", "NSFOCUS", "https://nsfocusglobal.com/products/web-application-firewall/", [
     server(/NSFocus/i, 0.95),
-    body(/NSFOCUS.{0,200}(?:block|拦截)/is, 0.7, "block")
+    bodyR(/NSFOCUS.{0,200}(?:block|拦截)/is, 0.7, "block")
   ]),
   p("Sophos UTM Web Protection", "Sophos", "https://docs.sophos.com/nsg/sophos-utm/utm/9.711/help/en-us/Content/utm/utmAdminGuide/WAFGlobal.htm", [
-    body(/Powered by UTM Web Protection/i, 0.95, "block")
+    bodyR(/Powered by.?(?:Sophos)? ?UTM Web Protection|Access to the requested URL was blocked.{0,400}incident was logged with the following log identifier/is, 0.95, "block")
   ]),
   p("Palo Alto Next-Generation Firewall", "Palo Alto Networks", "https://docs.paloaltonetworks.com/pan-os/10-2/pan-os-admin/url-filtering/url-filtering-response-pages", [
-    body(/Virus\/Spyware Download Blocked|Palo Alto Next Generation Security Platform|URL Filtering.{0,200}Palo Alto/is, 0.9, "block")
+    bodyR(/Virus\/Spyware Download Blocked|Download of (?:the )?virus.spyware (?:has been )?blocked|Palo Alto Next Generation Security Platform/is, 0.9, "block")
   ]),
   p("IBM Security Verify Access (WebSEAL)", "IBM", "https://www.ibm.com/docs/en/sva", [
     server(/WebSEAL/i, 0.9),

@@ -21,5 +21,8 @@ export const BOTS: ReadonlyArray<ProviderEntry> = [
   p("Radware Bot Manager (ShieldSquare)", "Radware", "https://www.radware.com/products/bot-manager/", [
     cookie(/^__uzm[abcd]$/, 0.7, true),
     body(/validate\.perfdrive\.com|captcha\.perfdrive\.com/i, 0.9, "challenge")
+  ]),
+  p("Netacea", "Netacea", "https://docs.netacea.com/", [
+    cookie(/^_mitata$|^_mitatacaptcha$/, 0.85, true)
   ])
 ]

@@ -35,7 +35,7 @@ export const CLOUD: ReadonlyArray<ProviderEntry> = [
     h("x-iinfo", /./, 0.85),
     h("x-cdn", /Incapsula|Imperva/i, 0.85),
     body(/Incapsula incident ID|_Incapsula_Resource|Request unsuccessful\. Incapsula incident/i, 0.95, "block"),
-    body(/Powered By Incapsula|Imperva Cloud WAF/i, 0.7, "block")
+    bodyR(/Powered By Incapsula|Imperva Cloud WAF/i, 0.7, "block")
   ]),
   p("AWS WAF", "Amazon Web Services", "https://docs.aws.amazon.com/waf/latest/developerguide/waf-captcha-and-challenge-how-it-works.html", [
     bh("x-amzn-waf-action", /captcha|challenge|block/i),
@@ -111,10 +111,10 @@ export const CLOUD: ReadonlyArray<ProviderEntry> = [
     body(/Access Denied \(403\).{0,300}reblaze|rbzns/is, 0.8, "block")
   ]),
   p("Nexusguard", "Nexusguard", "https://www.nexusguard.com/", [
-    body(/Powered by Nexusguard|speresources\.nexusguard\.com/i, 0.9, "block")
+    body(/Powered by Nexusguard|speresources\.nexusguard\.com|nexusguard\.com\/wafpage\//i, 0.9, "block")
   ]),
   p("Cloudbric", "Cloudbric (Penta Security)", "https://www.cloudbric.com/", [
-    body(/Cloudbric \| ERROR!|Your request was blocked by Cloudbric/i, 0.95, "block"),
+    bodyR(/Cloudbric \| ERROR!|Your request was blocked by Cloudbric|please contact Cloudbric Support|cloudbric\.zendesk\.com/i, 0.95, "block"),
     h("x-cloudbric", /./, 0.8)
   ])
 ]

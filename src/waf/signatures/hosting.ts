@@ -17,19 +17,20 @@ export const HOSTING: ReadonlyArray<ProviderEntry> = [
   ]),
   p("Imunify360", "CloudLinux", "https://docs.imunify360.com/", [
     server(/imunify360-webshield/i, 0.95),
-    body(/Powered by Imunify360|imunify360-webshield/i, 0.9, "block")
+    body(/Powered by Imunify360|imunify360-webshield/i, 0.9, "block"),
+    bodyR(/imunify360.preloader|protected.by.{0,10}imunify360/i, 0.85, "challenge")
   ]),
   p("BitNinja", "BitNinja", "https://doc.bitninja.io/", [
     body(/Security check by BitNinja|BitNinja.{0,100}(?:captcha|Security check)/is, 0.95, "challenge"),
     server(/bitninja/i, 0.8)
   ]),
   p("SiteLock TrueShield", "SiteLock", "https://www.sitelock.com/trueshield", [
-    body(/SiteLock Incident ID|sitelock-site-verification.{0,200}blocked/is, 0.9, "block")
+    bodyR(/SiteLock Incident ID|SiteLock will remember you|sitelock-site-verification.{0,200}blocked/is, 0.9, "block")
   ]),
   p("Comodo cWatch", "Comodo Security", "https://cwatch.comodo.com/", [
     server(/Protected by COMODO WAF/i, 0.95)
   ]),
   p("Shield Security", "Shield Security (WordPress)", "https://help.getshieldsecurity.com/", [
-    body(/Something in the URL, Form or Cookie data wasn't appropriate/i, 0.9, "block")
+    bodyR(/Something in the URL.{0,5}Form or Cookie data wasn't appropriate|You were blocked by the Shield|remaining transgression\(s\) against this site/i, 0.9, "block")
   ])
 ]

@@ -4,7 +4,8 @@ export const REGIONAL: ReadonlyArray<ProviderEntry> = [
   p("DDoS-Guard", "DDoS-Guard", "https://ddos-guard.net/en/info/manual", [
     server(/^ddos-guard$/i, 0.9),
     cookie(/^__ddg[12]_?$|^__ddgid_$|^__ddgmark_$|^__ddg\d/, 0.8, true),
-    body(/DDoS-Guard|check\.ddos-guard\.net/i, 0.7, "challenge")
+    body(/check\.ddos-guard\.net/i, 0.8, "challenge"),
+    bodyR(/DDoS-Guard/i, 0.5, "challenge")
   ]),
   p("Alibaba Cloud WAF", "Alibaba Cloud", "https://www.alibabacloud.com/help/en/waf/", [
     cookie(/^aliyungf_tc$/, 0.85),
@@ -43,6 +44,7 @@ export const REGIONAL: ReadonlyArray<ProviderEntry> = [
   p("Qi-Anxin WangZhanBao (360)", "Qi-Anxin", "https://wangzhan.qianxin.com/", [
     server(/qianxin-waf|360wzws/i, 0.95),
     h("x-powered-by-360wzb", /./, 0.95),
+    h("wzws-ray", /./, 0.9),
     body(/wzws-waf-cgi|wangshan\.360\.cn|360wzws/i, 0.8, "block")
   ]),
   p("Qrator", "Qrator Labs", "https://qrator.net/", [
@@ -53,7 +55,7 @@ export const REGIONAL: ReadonlyArray<ProviderEntry> = [
   ]),
   p("Myra Security", "Myra Security", "https://www.myrasecurity.com/", [
     server(/myracloud/i, 0.9),
-    body(/myracloud|This site is protected by Myra/i, 0.7, "block")
+    bodyR(/myracloud|This site is protected by Myra/i, 0.7, "block")
   ]),
   p("ArvanCloud", "ArvanCloud", "https://www.arvancloud.ir/en/", [
     server(/ArvanCloud/i, 0.9),

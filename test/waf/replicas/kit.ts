@@ -20,3 +20,18 @@ export interface Replica {
 export const html = (title: string, inner: string) => `<!DOCTYPE html><html><head><title>${title}</title></head><body>${inner}</body></html>`
 export const page = html("Welcome", "<h1>Shop</h1><p>Products and prices.</p>")
 
+
+type Headers = ReadonlyArray<readonly [string, string]>
+/** One replica in a line: id, the provider it must name, status, headers, body, enforcement. */
+export const rep = (
+  id: string,
+  expect: string | null,
+  status: number,
+  headers: Headers,
+  body: string = page,
+  expectEnforcement: Replica["expectEnforcement"] = "low",
+  extra: Partial<Pick<Replica, "expectCategory" | "expectTopology" | "alsoReported">> = {}
+): Replica => ({ id, expect, status, headers, body, expectEnforcement, ...extra })
+/** A Set-Cookie header as the vendor writes it. */
+export const sc = (nameValue: string, attrs = "Path=/; HttpOnly"): readonly [string, string] => ["set-cookie", `${nameValue}; ${attrs}`]
+export const ct: readonly [string, string] = ["content-type", "text/html; charset=utf-8"]
