@@ -249,6 +249,7 @@ describe("layered setups", () => {
       expect(body.topology).toBe("layered")
       expect(body.topology_chain).toEqual([...l.chain])
       expect(body.primaryProvider).toBe(l.chain[0])
+      expect(body.enforcement_signal).toBe(l.enforcement)
       expect(body.providerCount).toBeGreaterThanOrEqual(2)
     })
   }
