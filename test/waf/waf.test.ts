@@ -9,6 +9,7 @@ import { startDnsServer, type TestDnsServer } from "../support/dnsServer"
 import { startService, type TestService } from "../support/service"
 import { makePki } from "../support/tls"
 import { PROVIDERS } from "../../src/waf/signatures"
+import { startReplicaServer } from "./replicaServer"
 import { LAYERED, REPLICAS } from "./replicas"
 
 let svc: TestService
@@ -56,20 +57,7 @@ const waf = async (domain: string, opts: { active?: string; bearer?: string } = 
 }
 
 beforeAll(async () => {
-  replicas = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    fetch(req) {
-      const id = new URL(req.url).pathname.split("/")[2]
-      const r = REPLICAS.find((x) => x.id === id) ?? LAYERED.find((x) => x.id === id)
-      if (!r) return new Response("unknown replica", { status: 500 })
-      const headers = new Headers()
-      for (const [k, v] of r.headers) headers.append(k, v)
-      if ("status" in r) return new Response(r.body, { status: r.status, headers })
-      if (!headers.has("content-type")) headers.set("content-type", "text/html")
-      return new Response("<html><body>layered</body></html>", { status: 200, headers })
-    }
-  })
+  replicas = startReplicaServer()
   const leaf = makePki().leaf(["localhost", "127.0.0.1"])
   tlsReplica = Bun.serve({
     port: 0,
