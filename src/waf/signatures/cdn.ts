@@ -15,7 +15,7 @@ export const CDN: ReadonlyArray<ProviderEntry> = [
   ]),
   p("KeyCDN", "proinity LLC", "https://www.keycdn.com/support/cdn-response-headers", [
     server(/^keycdn-engine$/i, 0.9),
-    h("x-edge-location", /./, 0.3)
+    h("x-edge-location", /./, 0.2)
   ]),
   p("CacheFly", "CacheFly", W("cachefly"), [
     h("bestcdn", /cachefly/i, 0.9),

@@ -132,8 +132,8 @@ export const ENTERPRISE: ReadonlyArray<ProviderEntry> = [
   ]),
   p("Envoy Proxy", "CNCF Envoy", "https://www.envoyproxy.io/docs/envoy/latest/configuration/http/http_conn_man/headers", [
     // A proxy, not a WAF: both facts are needed to report it.
-    server(/^envoy$/i, 0.35),
-    h("x-envoy-upstream-service-time", /./, 0.35)
+    server(/^envoy$/i, 0.25),
+    h("x-envoy-upstream-service-time", /./, 0.25)
   ]),
   p("Symantec / Blue Coat ProxySG", "Broadcom (Symantec)", "https://techdocs.broadcom.com/us/en/symantec-security-software/web-and-network-security/edge-swg.html", [
     server(/^BlueCoat-Security-Appliance|^ProxySG/i, 0.85),

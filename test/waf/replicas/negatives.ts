@@ -10,6 +10,8 @@ export const NEGATIVES: ReadonlyArray<Replica> = [
   rep("plain-litespeed", null, 200, [["server", "LiteSpeed"], ["x-litespeed-cache", "hit"], ct], page),
   rep("plain-express-429", null, 429, [["x-powered-by", "Express"], ["retry-after", "60"], ["ratelimit-limit", "100"], ["content-type", "text/plain; charset=utf-8"]], "Too many requests, please try again later.", "low", { expectCategory: "rate-limit" }),
   rep("plain-varnish", null, 200, [["server", "Varnish"], ["via", "1.1 varnish (Varnish/7.5)"], ["x-varnish", "32770 3"], ["age", "12"]], page),
+  rep("plain-envoy", null, 200, [["server", "envoy"], ["x-request-id", "0123abcd-4567-89ef-0123-456789abcdef"], ct], page),
+  rep("plain-nginx-cache", null, 200, [["server", "nginx"], ["x-cache", "HIT"], ["x-cache-status", "HIT"], ["x-edge-location", "fra1"], ["cache-control", "public, max-age=600"]], page),
   rep("plain-caddy", null, 200, [["server", "Caddy"], ["alt-svc", "h3=\":443\"; ma=2592000"], ct], page),
   rep("plain-tomcat-500", null, 500, [ct], html("HTTP Status 500 – Internal Server Error", "<h1>HTTP Status 500 – Internal Server Error</h1><hr><p><b>Type</b> Exception Report</p><h3>Apache Tomcat/10.1.30</h3>")),
   rep("plain-wordpress", null, 200, [["server", "Apache"], ["link", "<https://example.com/wp-json/>; rel=\"https://api.w.org/\""], ct], html("Blog", `<link rel="stylesheet" href="/wp-content/themes/twentytwentyfour/style.css"><p>Just another WordPress site</p>`)),
