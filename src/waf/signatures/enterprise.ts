@@ -45,7 +45,7 @@ export const ENTERPRISE: ReadonlyArray<ProviderEntry> = [
     bodyR(/block\.opendns\.com|Cisco Umbrella.{0,200}blocked|This site is blocked.{0,300}Umbrella/is, 0.85)
   ]),
   p("Juniper SRX Web Filtering", "Juniper Networks", "https://www.juniper.net/documentation/us/en/software/junos/utm/topics/topic-map/security-web-filtering-overview.html", [
-    bodyR(/Juniper Web Filtering|Juniper Networks.{0,100}Web Filtering|blocked by Juniper/is, 0.85)
+    bodyR(/Juniper Web Filtering has been set to block this site|Juniper Web Filtering.{0,200}CATEGORY:/is, 0.85)
   ]),
   p("Kemp LoadMaster", "Progress Software", W("kemp"), [
     h("x-servedby", /KEMP-LM/i, 0.9)

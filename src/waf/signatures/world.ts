@@ -8,9 +8,9 @@ export const WORLD: ReadonlyArray<ProviderEntry> = [
     server(/^ycalb$/i, 0.6),
     bodyR(/smartcaptcha\.yandexcloud\.net|captcha-api\.yandex\.ru/i, 0.85, "challenge")
   ]),
-  p("StormWall", "StormWall", "https://stormwall.network/", [
-    server(/^StormWall/i, 0.9),
-    cookie(/^swp_token$/, 0.8, true)
+  p("StormWall", "StormWall", "https://stormwall.pro/", [
+    // Its JavaScript challenge loads the solver from static.stormwall.pro (cE / cK variables).
+    body(/static\.stormwall\.pro\/[^"']+\.js/i, 0.9, "challenge")
   ]),
   p("Nemesida WAF", "PentestIt (Nemesida)", "https://waf.pentestit.ru/", [
     body(/nemesida(?:-security)?\.com|nwaf@|Suspicious activity detected.{0,10}Access to the site is blocked/i, 0.85, "block"),

@@ -19,7 +19,7 @@ export const ENTERPRISE_REPLICAS: ReadonlyArray<Replica> = [
   rep("open-appsec", "open-appsec (Check Point CloudGuard WAF)", 403, [ct], html("Attack blocked", "<h1>Attack blocked by web application protection</h1><p>Incident Id: 0123-4567-89ab</p><p>open-appsec</p>")),
   rep("cisco-ace", "Cisco ACE XML Gateway", 200, [["server", "ACE XML Gateway"]]),
   rep("cisco-umbrella", "Cisco Umbrella / Secure Web Gateway", 403, [ct], html("This site is blocked", `<h1>This site is blocked.</h1><p>This domain is blocked due to a security threat (Cisco Umbrella).</p><img src="https://block.opendns.com/img/logo.png">`)),
-  rep("juniper", "Juniper SRX Web Filtering", 403, [ct], html("Access Denied", "<h1>Access Denied</h1><p>This page was blocked by Juniper Web Filtering (category: Malicious).</p>")),
+  rep("juniper", "Juniper SRX Web Filtering", 403, [ct], html("Access Denied", "<p>Juniper Web Filtering has been set to block this site.</p><p>CATEGORY: Enhanced_Malicious_Web_Sites REASON: BY_PRE_DEFINED</p>")),
   rep("kemp", "Kemp LoadMaster", 403, [["x-servedby", "KEMP-LM"], ct], `<html><head><title>403 Forbidden</title></head><body><h1>Forbidden</h1></body></html>`),
   rep("threatx", "A10 ThreatX", 403, [["x-request-id", "0123456789abcdef0123456789abcdef"], ["content-type", "text/plain"]], "Forbidden - ID: 0123456789abcdef0123456789abcdef"),
   rep("array-ag", "Array Networks AG", 200, [ct], html("Welcome", `<script src="/prx/000/http/localhost/an_util.js"></script><form action="/prx/000/http/localhost/login" method="post"></form>`)),

@@ -37,7 +37,7 @@ export const REGIONAL_REPLICAS: ReadonlyArray<Replica> = [
   rep("cdnns", "CdnNS Application Gateway", 403, [ct], html("CdnNS", "<p>CdnNsWAF Application Gateway blocked this request.</p>")),
   rep("senginx", "SEnginx (Neusoft)", 200, [ct], html("", `<script>document.cookie="SENGINX-ROBOT-MITIGATION=0123456789abcdef; path=/";window.location.reload();</script>`)),
   rep("yandex-sws", "Yandex Smart Web Security", 403, [["server", "ycalb"], ct], html("", `<script src="https://smartcaptcha.yandexcloud.net/captcha.js" defer></script><div id="captcha-container" class="smart-captcha"></div>`)),
-  rep("stormwall", "StormWall", 200, [["server", "StormWall"], sc("swp_token=1700000000,0123456789abcdef0123456789abcdef")], undefined, "medium"),
+  rep("stormwall", "StormWall", 200, [ct], html("Проверка браузера", `<script>var cE = "0123abcd:?!"; var cK = 42;</script><script src="https://static.stormwall.pro/0123456789abcdef.js"></script><noscript>Enable JavaScript</noscript>`)),
   rep("nemesida", "Nemesida WAF", 222, [ct], html("Access denied", `<p>Suspicious activity detected. Access to the site is blocked.</p><p>If you think this is an error, contact <a href="mailto:nwaf@example.com">nwaf@example.com</a> — Nemesida WAF, nemesida-security.com</p>`)),
   rep("ptaf", "PT Application Firewall", 403, [["server", "nginx"], ct], `<html><head><title>403 Forbidden</title></head><body><h1>Forbidden</h1><p>Request was blocked by the security policy.</p><pre>Request ID: 2026-11-22-04-00-00-0123456789ABCDEF</pre></body></html>`),
   rep("airlock", "Airlock (Ergon)", 200, [sc("AL_SESS-S=AbCdEf0123456789", "Path=/; Secure; HttpOnly"), sc("AL_LB=$xc/0123456789", "Path=/; Secure; HttpOnly")]),
