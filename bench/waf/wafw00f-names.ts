@@ -156,5 +156,7 @@ export const WAFW00F_NAMES: Readonly<Record<string, RegExp>> = {
   "NAXSI": /^NAXSI/,
   "Shadow Daemon": /^Shadow Daemon/,
   "Janusec Application Gateway": /^Janusec/,
-  "Varnish xVarnish-WAF (OWASP)": /^Varnish/
+  "Varnish xVarnish-WAF (OWASP)": /^Varnish/,
+  "Safe3 Web Firewall": /^Safe3/,
+  "pkSecurity IDS": /^pkSecurity/
 }

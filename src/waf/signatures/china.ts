@@ -94,5 +94,10 @@ export const CHINA: ReadonlyArray<ProviderEntry> = [
   ]),
   p("SEnginx (Neusoft)", "Neusoft", W("senginx"), [
     body(/SENGINX-ROBOT-MITIGATION/, 0.9, "challenge")
+  ]),
+  p("Safe3 Web Firewall", "Safe3", W("safe3"), [
+    server(/^Safe3 Web Firewall/i, 0.95),
+    h("x-powered-by", /Safe3WAF\/[0-9.]+/i, 0.9),
+    bodyR(/Safe3waf\/[0-9.]+/i, 0.8)
   ])
 ]

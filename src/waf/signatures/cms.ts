@@ -94,5 +94,8 @@ export const CMS: ReadonlyArray<ProviderEntry> = [
   p("WP Engine Global Edge Security", "WP Engine", "https://wpengine.com/support/", [
     h("x-powered-by", /WP Engine/i, 0.85),
     h("wpe-backend", /./, 0.8)
+  ]),
+  p("pkSecurity IDS", "pkSec", W("pksec"), [
+    bodyR(/pk.?Security.?Module.{0,300}Security.Alert|A safety critical (?:call|request) was (?:detected|discovered) and blocked|maximum number of reloads per minute and prevented access/is, 0.85)
   ])
 ]

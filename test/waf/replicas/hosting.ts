@@ -40,5 +40,6 @@ export const HOSTING_REPLICAS: ReadonlyArray<Replica> = [
   rep("bunkerweb", "BunkerWeb", 403, [ct], html("403 - Forbidden", `<h1>403</h1><p>Forbidden</p><footer><p>This website is protected with <a class="underline" href="https://github.com/bunkerity/bunkerweb" target="_blank">BunkerWeb</a></p></footer>`)),
   rep("shadowd", "Shadow Daemon", 403, [ct], html("403 Forbidden", "<h1>403 Forbidden</h1><p>Request forbidden by administrative rules.</p>")),
   rep("janusec", "Janusec Application Gateway", 403, [ct], html("403 Forbidden", "<p>Janusec Application Gateway: this request was blocked.</p>")),
-  rep("xvarnish", "Varnish xVarnish-WAF (OWASP)", 403, [["x-varnish", "32770"], ct], html("403", "<p>Request rejected by xVarnish-WAF</p>"))
+  rep("xvarnish", "Varnish xVarnish-WAF (OWASP)", 403, [["x-varnish", "32770"], ct], html("403", "<p>Request rejected by xVarnish-WAF</p>")),
+  rep("pksec", "pkSecurity IDS", 403, [ct], html("Security Alert", "<h1>pkSecurity Module - Security Alert</h1><p>A safety critical request was discovered and blocked.</p>"))
 ]

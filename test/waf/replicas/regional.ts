@@ -57,5 +57,6 @@ export const REGIONAL_REPLICAS: ReadonlyArray<Replica> = [
   rep("webland", "Webland", 200, [["server", "Apache Protected By WebLand"]]),
   rep("xlabs", "XLabs Security WAF", 200, [["x-cdn", "XLabs Security"], ["secured", "By XLabs Security"]]),
   rep("baffinbay", "Baffin Bay (Mastercard)", 200, [["server", "baffin-bay-inlet"]]),
-  rep("sabre", "Sabre Firewall", 403, [ct], html("Application Firewall Error", `<p>Please add some important details to the email for us to investigate your issue.</p><a href="mailto:dxsupport@sabre.com">dxsupport.sabre.com</a>`))
+  rep("sabre", "Sabre Firewall", 403, [ct], html("Application Firewall Error", `<p>Please add some important details to the email for us to investigate your issue.</p><a href="mailto:dxsupport@sabre.com">dxsupport.sabre.com</a>`)),
+  rep("safe3", "Safe3 Web Firewall", 403, [["server", "Safe3 Web Firewall"], ["x-powered-by", "Safe3WAF/13.1"], ct], html("Safe3 Web Firewall", "<p>Your request was blocked (Safe3waf/13.1).</p>"))
 ]
