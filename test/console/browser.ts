@@ -32,9 +32,9 @@ export const openPage = async (browser: Browser, width = 1280, height = 900): Pr
   })
   page.on("pageerror", (e) => pageErrors.push(String(e)))
   // Violations that do not reach the console (reports) are caught by the DOM event.
-  await page.addInitScript(() => {
-    document.addEventListener("securitypolicyviolation", (e) => console.error(`Refused to (CSP event) ${e.violatedDirective} ${e.blockedURI}`))
-  })
+  await page.addInitScript(
+    'document.addEventListener("securitypolicyviolation", (e) => console.error("Refused to (CSP event) " + e.violatedDirective + " " + e.blockedURI))'
+  )
   mkdirSync(ARTIFACTS, { recursive: true })
   return {
     page,

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import type { Browser } from "playwright-core"
 import { makeRows, startCrtSh, type FakeCrtSh } from "../ct/crtsh"
 import { startService, type TestService } from "../support/service"
+import { consoleHeaders } from "../../src/console/page"
 import { launch, openPage, signIn, type WatchedPage } from "./browser"
 
 let service: TestService
@@ -72,6 +73,25 @@ describe("console", () => {
       }
       if (path === "/console/nope") expect(res.status).toBe(404)
       else expect(res.status).toBe(200)
+    }
+  }, 30_000)
+
+  test("the CSP watcher can fail: an inline script and style under the console's headers are reported", async () => {
+    const bad = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: () => new Response(`<!doctype html><p style="color:red">x</p><script>document.title = "ran"</script>`, { headers: consoleHeaders("text/html") })
+    })
+    try {
+      const w = await openPage(browser)
+      await w.page.goto(`http://127.0.0.1:${bad.port}/`)
+      await w.page.waitForTimeout(200)
+      expect(await w.page.title()).not.toBe("ran")
+      expect(w.cspViolations.some((m) => m.includes("script-src"))).toBe(true)
+      expect(w.cspViolations.some((m) => m.includes("style-src"))).toBe(true)
+      await w.page.context().close()
+    } finally {
+      bad.stop(true)
     }
   }, 30_000)
 
@@ -151,7 +171,7 @@ describe("console", () => {
     const w = await openPage(browser, 390, 844)
     await signIn(w.page, service.baseUrl, key)
     await w.page.locator(".chart canvas").first().waitFor()
-    const overflow = await w.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+    const overflow = await w.page.evaluate<number>("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     expect(overflow).toBeLessThanOrEqual(0)
     await w.shot("overview-390")
     clean(w)
