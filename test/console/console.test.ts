@@ -167,13 +167,20 @@ describe("console", () => {
     await w.page.context().close()
   }, 30_000)
 
-  test("readable at 390 px: no horizontal scroll of the page", async () => {
+  test("readable at 390 px: no view scrolls the page sideways", async () => {
     const w = await openPage(browser, 390, 844)
     await signIn(w.page, service.baseUrl, key)
     await w.page.locator(".chart canvas").first().waitFor()
-    const overflow = await w.page.evaluate<number>("document.documentElement.scrollWidth - document.documentElement.clientWidth")
-    expect(overflow).toBeLessThanOrEqual(0)
+    const overflow = () => w.page.evaluate<number>("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    expect(await overflow()).toBeLessThanOrEqual(0)
     await w.shot("overview-390")
+    for (const [view, heading] of [["Performance", "Performance"], ["Cache", "Cache"], ["Alerts", "History"], ["Run an analysis", "HTTP check"]] as const) {
+      await w.page.getByRole("button", { name: view, exact: true }).click()
+      await w.page.getByRole("heading", { name: heading, exact: true }).waitFor()
+      await w.page.waitForTimeout(100)
+      expect(await overflow()).toBeLessThanOrEqual(0)
+      await w.shot(`${view.toLowerCase().replace(/ /g, "-")}-390`)
+    }
     clean(w)
     await w.page.context().close()
   }, 30_000)
