@@ -1,9 +1,11 @@
 /**
  * Analyses as a person reads them, in the browser: content freshness (grade and score first,
- * dates as a table, recommendations as a list) and WAF detection, both against a loopback page.
+ * dates as a table, recommendations as a list) and WAF detection against a loopback page; zone
+ * hygiene (grade, score, findings by severity) against a loopback nameserver.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import type { Browser } from "playwright-core"
+import { startDnsServer, type TestDnsServer } from "../support/dnsServer"
 import { startService, type TestService } from "../support/service"
 import { launch, openPage, signIn } from "./browser"
 
@@ -11,9 +13,15 @@ let service: TestService
 let browser: Browser
 let site: ReturnType<typeof Bun.serve>
 let key: string
+let dns: TestDnsServer
 
 beforeAll(async () => {
-  service = await startService()
+  dns = await startDnsServer({})
+  const z = "console.zone.test"
+  dns.set(z, "NS", [`ns1.${z}`])
+  dns.set(z, "SOA", [{ mname: `ns1.${z}`, rname: `h.${z}`, serial: 1, refresh: 60, retry: 7200, expire: 1209600, minimum: 3600 }])
+  dns.set(`ns1.${z}`, "A", ["127.0.0.1"])
+  service = await startService({ dnsResolvers: [{ host: "127.0.0.1", port: dns.port }], dnsAuthPort: dns.port, dnsTimeoutMs: 500, ctBudgetMs: 300 })
   site = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
@@ -31,6 +39,7 @@ afterAll(async () => {
   await browser?.close()
   site?.stop(true)
   await service?.stop()
+  await dns?.close()
 })
 
 const run = async (operation: string, tab: string, value: string, name: string) => {
@@ -68,6 +77,21 @@ describe("console reports", () => {
     const report = w.page.locator("#analysis-waf .report")
     expect(await report.locator(".headline-title").textContent()).toBe("Protected by Cloudflare")
     expect(await report.locator("table").textContent()).toContain("server: Server: cloudflare")
+    expect(w.cspViolations).toEqual([])
+    await w.page.context().close()
+  }, 30_000)
+
+  test("zone hygiene: grade and score first, findings with their severity, checks as a table", async () => {
+    const w = await run("zone", "Zone hygiene", "console.zone.test", "analysis-zone")
+    const report = w.page.locator("#analysis-zone .report")
+    const api = await (await service.call("/v1/dns/zone-hygiene?domain=console.zone.test", { key })).json() as any
+    expect(await report.locator(".headline .grade").textContent()).toBe(api.hygiene_grade)
+    expect(await report.locator(".headline .score").first().textContent()).toBe(`Score ${api.hygiene_score} / 100`)
+    const findings = report.locator(".report-list.findings li")
+    expect(api.findings.length).toBeGreaterThan(0) // one nameserver, SOA refresh 60: at least those
+    expect(await findings.count()).toBe(api.findings.length)
+    expect(await findings.first().locator(".badge").textContent()).toBe(api.findings[0].severity)
+    expect(await report.locator("table tbody tr").count()).toBe(api.checks.length)
     expect(w.cspViolations).toEqual([])
     await w.page.context().close()
   }, 30_000)
