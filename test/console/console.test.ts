@@ -137,6 +137,17 @@ describe("console", () => {
     expect(await w.page.locator(".stat").filter({ hasText: "Hit rate" }).locator(".stat-value").textContent()).toBe("66.7 %")
     await w.shot("cache-1280")
 
+    // A key the service stops accepting mid-session (here: replaced in storage) brings back the
+    // sign-in form with the API's message, and the stored key is gone.
+    await w.page.evaluate(`sessionStorage.setItem(sessionStorage.key(0), "di_0000000000000000_revoked")`)
+    await w.page.getByRole("button", { name: "Overview" }).click()
+    await w.page.getByLabel("API key").waitFor()
+    const refusal = await (await service.call("/v1/analytics/usage", { key: "di_0000000000000000_revoked" })).json() as any
+    expect(await w.page.getByRole("alert").textContent()).toBe(refusal.error.message)
+    expect(await w.page.evaluate(() => sessionStorage.length)).toBe(0)
+    await signIn(w.page, service.baseUrl, key)
+    await w.page.getByRole("heading", { name: "Overview" }).waitFor()
+
     await w.page.getByRole("button", { name: "Sign out" }).click()
     await w.page.getByLabel("API key").waitFor()
     expect(await w.page.evaluate(() => sessionStorage.length)).toBe(0)
