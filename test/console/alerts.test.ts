@@ -1,6 +1,6 @@
 /**
  * Alerts and analyses in the browser: create a rule, pause it, let the service's own evaluator
- * raise an alert from the test's traffic, resolve it with notes; run an http-check against a
+ * raise an alert from the test's traffic, acknowledge it, resolve it with notes; run an http-check against a
  * loopback target and see its status.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
@@ -71,7 +71,11 @@ describe("console alerts and analyses", () => {
     await pending.waitFor()
     await w.shot("alerts-pending")
 
-    await pending.getByRole("button", { name: "Resolve…" }).click()
+    await pending.getByRole("button", { name: "Acknowledge" }).click()
+    const acknowledged = history.locator("tr").filter({ hasText: "any traffic" }).filter({ hasText: "acknowledged" })
+    await acknowledged.waitFor()
+    expect(await acknowledged.getByRole("button", { name: "Acknowledge" }).count()).toBe(0)
+    await acknowledged.getByRole("button", { name: "Resolve…" }).click()
     await history.getByLabel("Resolution notes").fill("raised the threshold after review")
     await history.getByRole("button", { name: "Resolve", exact: true }).click()
     const resolved = history.locator("tr").filter({ hasText: "raised the threshold after review" })

@@ -118,6 +118,7 @@ const shell = async (account: Ctx["account"]) => {
     h("main", { id: "main" }, periodField, content)
   )
   await show(current)
+  buttons[0]?.focus()
 }
 
 setUnauthorizedHandler((message) => {
