@@ -57,7 +57,7 @@ const clean = (w: WatchedPage) => {
 }
 
 describe("console", () => {
-  test("every /console response carries the CSP; the page holds no inline script or style", async () => {
+  test("every /console response carries the CSP (404 and 405 too); the page holds no inline script or style", async () => {
     for (const path of ["/console", "/console/app.js", "/console/app.css", "/console/nope"]) {
       const res = await fetch(service.baseUrl + path)
       const csp = res.headers.get("content-security-policy") ?? ""
@@ -74,6 +74,10 @@ describe("console", () => {
       if (path === "/console/nope") expect(res.status).toBe(404)
       else expect(res.status).toBe(200)
     }
+    const post = await fetch(`${service.baseUrl}/console`, { method: "POST" })
+    expect(post.status).toBe(405)
+    expect(post.headers.get("allow")).toBe("GET, HEAD")
+    expect(post.headers.get("content-security-policy")).toContain("default-src 'none'")
   }, 30_000)
 
   test("the CSP watcher can fail: an inline script and style under the console's headers are reported", async () => {
