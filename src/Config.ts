@@ -64,8 +64,11 @@ export interface AppConfigShape {
   readonly webhookSigningSecret: Redacted.Redacted<string>
   /** First retry delay of a failed webhook delivery; doubles per attempt (the README (Account analytics and alerting)). */
   readonly webhookRetryBaseMs: number
-  /** Serve the hot read-only account GETs on the fast path (src/http/FastPath.ts; FAST_PATH, default true). */
-  readonly fastPath: boolean
+  /**
+   * Total time one operation may take before it is answered 502 upstream_unavailable
+   * (OPERATION_DEADLINE_MS, default 25000, 1000-120000). http-check: its own `timeout` + 2 s.
+   */
+  readonly operationDeadlineMs: number
 }
 
 const config = Config.all({
@@ -95,7 +98,10 @@ const config = Config.all({
     Config.withDefault(Redacted.make("domain-intel-webhook"))
   ),
   webhookRetryBaseMs: Config.integer("WEBHOOK_RETRY_BASE_MS").pipe(Config.withDefault(5000)),
-  fastPath: Config.boolean("FAST_PATH").pipe(Config.withDefault(true))
+  operationDeadlineMs: Config.integer("OPERATION_DEADLINE_MS").pipe(
+    Config.withDefault(25000),
+    Config.validate({ message: "OPERATION_DEADLINE_MS must be between 1000 and 120000", validation: (n) => n >= 1000 && n <= 120000 })
+  )
 })
 
 export class AppConfig extends Context.Tag("domain-intel/AppConfig")<AppConfig, AppConfigShape>() {

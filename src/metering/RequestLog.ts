@@ -6,20 +6,10 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Duration, Effect, Runtime, Schedule } from "effect"
+import type { RequestRecord } from "./RequestRecord"
 import { writeBatch } from "./writeBatch"
 
-export interface RequestRecord {
-  readonly orgId: string
-  readonly operation: string
-  readonly category: string
-  readonly method: string
-  readonly path: string
-  readonly status: number
-  readonly latencyMs: number
-  readonly cache: string | null
-  /** epoch milliseconds */
-  readonly ts: number
-}
+export type { RequestRecord } from "./RequestRecord"
 
 const flushIntervalMs = 200
 const softLimit = 2_000

@@ -1,0 +1,79 @@
+/**
+ * The per-request channel back to the outermost middleware (src/http/pipeline.ts).
+ *
+ * The pipeline creates one `RequestFacts` per request and owns it; inner code only REPORTS into
+ * it what the pipeline cannot see from outside the router: the matched operation, the caller
+ * (for the request log and the access log), the quota decision (for the X-RateLimit-* headers)
+ * and how a cache served the answer. Nothing inside reads decisions back from it: the operation
+ * and plan come from the matched route (src/http/Operation.ts), the caller from the `Caller`
+ * service the Auth middleware provides.
+ */
+import { HttpServerRequest } from "@effect/platform"
+import { Context, Effect, FiberRef } from "effect"
+import { randomUUID } from "node:crypto"
+import type { Caller } from "../auth/Caller"
+import { matchedOperation, type OperationInfo, type Operations } from "./Operation"
+
+export type CacheOutcome = "hit" | "miss" | "stale" | "bypass"
+
+export interface QuotaState {
+  readonly limit: number
+  readonly remaining: number
+  /** Unix seconds of the next quota period's start. */
+  readonly resetAt: number
+  /** Set when the request was refused for quota (429). */
+  readonly retryAfterSeconds?: number
+}
+
+export interface RequestFacts {
+  readonly requestId: string
+  /** performance.now() at receipt. */
+  readonly started: number
+  /** Epoch ms at receipt. */
+  readonly ts: number
+  /** performance.now() value past which the request is answered 502 (src/http/pipeline.ts). */
+  deadlineAt: number
+  operation: OperationInfo | undefined
+  caller: Caller["Type"] | undefined
+  quota: QuotaState | undefined
+  cache: CacheOutcome | undefined
+  /** The methods of a known path asked with another one (the 405's Allow header). */
+  allow: ReadonlyArray<string> | undefined
+}
+
+/** The caller's X-Request-Id when it is a sane token, else a fresh UUID. */
+export const requestIdFrom = (incoming: string | null | undefined): string =>
+  incoming && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID()
+
+export const currentFacts = FiberRef.unsafeMake<RequestFacts | undefined>(undefined)
+
+/** Runs `f` on the current request's facts, if any (none outside an HTTP request, e.g. MCP over stdio). */
+export const reportFacts = (f: (facts: RequestFacts) => void): Effect.Effect<void> =>
+  Effect.map(FiberRef.get(currentFacts), (facts) => {
+    if (facts !== undefined) f(facts)
+  })
+
+/** Record how the response was served from cache, for the request log and cache analytics. */
+export const setCacheOutcome = (outcome: CacheOutcome): Effect.Effect<void> =>
+  reportFacts((facts) => {
+    facts.cache = outcome
+  })
+
+/**
+ * The operation of the matched route, reported to the pipeline (attribution, and the deadline
+ * when the operation sets its own). Undefined when the route declares no operation.
+ */
+export const attribute = (operations: Operations["Type"]): Effect.Effect<OperationInfo | undefined> =>
+  Effect.withFiberRuntime((fiber) => {
+    const facts = fiber.getFiberRef(currentFacts)
+    return Effect.map(matchedOperation(operations), (op) => {
+      if (op === undefined || facts === undefined) return op
+      facts.operation = op
+      if (op.deadline !== undefined) {
+        const query = Context.getOption(fiber.currentContext as Context.Context<HttpServerRequest.ParsedSearchParams>, HttpServerRequest.ParsedSearchParams)
+        const ms = op.deadline(query._tag === "Some" ? query.value : {})
+        if (ms !== undefined) facts.deadlineAt = facts.started + ms
+      }
+      return op
+    })
+  })

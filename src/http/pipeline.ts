@@ -1,0 +1,113 @@
+/**
+ * The outermost middleware: what happens to every request before the router and after the
+ * answer, in one place.
+ *
+ *   receipt → request id, facts (src/http/RequestFacts.ts), deadline
+ *   → path spelled exactly? (else 404: the router would fold escapes and `;params`)
+ *   → body read within 1 MiB (413) and installed for every reader (src/http/body.ts)
+ *   → the HttpApi (router → Auth/Attributed → handler; errors encoded by their schemas)
+ *   → tracking headers (X-Request-Id, X-RateLimit-*, Retry-After, WWW-Authenticate, Allow)
+ *   → RequestObserver.onResponse (request log, access log, metrics)
+ *
+ * Deadline: every request is answered by its operation's deadline (OPERATION_DEADLINE_MS, or
+ * the operation's own, e.g. http-check's `timeout` + 2 s) with 502 upstream_unavailable if the
+ * operation has not answered by then; the operation is interrupted and the request still logged.
+ */
+import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Cause, Effect } from "effect"
+import { AppConfig } from "../Config"
+import { type ApiError, errorBody, NotFound, UpstreamUnavailable } from "../domain/errors"
+import { installBody, readBody } from "./body"
+import { canonicalPath } from "./Operation"
+import { currentFacts, type RequestFacts, requestIdFrom } from "./RequestFacts"
+import { RequestObserver } from "./RequestObserver"
+
+/** The headers an answer carries beyond its body, from what the request's facts say. */
+const decorate = (facts: RequestFacts, response: HttpServerResponse.HttpServerResponse): HttpServerResponse.HttpServerResponse => {
+  const headers: Record<string, string> = { "x-request-id": facts.requestId }
+  const q = facts.quota
+  if (q !== undefined) {
+    headers["x-ratelimit-limit"] = String(q.limit)
+    headers["x-ratelimit-remaining"] = String(q.remaining)
+    headers["x-ratelimit-reset"] = String(q.resetAt)
+    if (response.status === 429 && q.retryAfterSeconds !== undefined) headers["retry-after"] = String(q.retryAfterSeconds)
+  }
+  if (response.status === 401) headers["www-authenticate"] = "Bearer"
+  if (response.status === 405 && facts.allow !== undefined) headers["allow"] = facts.allow.join(", ")
+  return HttpServerResponse.setHeaders(response, headers)
+}
+
+/** An answer the pipeline gives itself (the HttpApi never saw the request, or ran out of time). */
+const own = (facts: RequestFacts, error: ApiError) =>
+  decorate(facts, HttpServerResponse.unsafeJson(errorBody(error.code, error.message, error.details), { status: error.status }))
+
+/** Fails once the request's deadline (which the matched operation may move) has passed. */
+const expiry = (facts: RequestFacts): Effect.Effect<never, UpstreamUnavailable> =>
+  Effect.suspend(() => {
+    const left = facts.deadlineAt - performance.now()
+    if (left <= 0) {
+      const ms = Math.round(facts.deadlineAt - facts.started)
+      return Effect.fail(new UpstreamUnavailable({ message: `the operation did not finish within its deadline of ${ms} ms` }))
+    }
+    return Effect.flatMap(Effect.sleep(left), () => expiry(facts))
+  })
+
+const hasBody = (method: string) => method !== "GET" && method !== "HEAD" && method !== "OPTIONS"
+
+export const pipeline = (app: HttpApp.Default): HttpApp.Default<never, RequestObserver | AppConfig> =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const observer = yield* RequestObserver
+    const config = yield* AppConfig
+    const started = performance.now()
+    const q = request.url.indexOf("?")
+    const path = q === -1 ? request.url : request.url.slice(0, q)
+    const facts: RequestFacts = {
+      requestId: requestIdFrom(request.headers["x-request-id"]),
+      started,
+      ts: Date.now(),
+      deadlineAt: started + config.operationDeadlineMs,
+      operation: undefined,
+      caller: undefined,
+      quota: undefined,
+      cache: undefined,
+      allow: undefined
+    }
+    // The server sends the HttpApi's answer from inside `app`: its headers go on by pre-response handler.
+    yield* HttpApp.appendPreResponseHandler((_req, res) => Effect.succeed(decorate(facts, res)))
+
+    const served: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, HttpServerRequest.HttpServerRequest> = Effect.gen(function*() {
+      if (!canonicalPath(path)) return own(facts, new NotFound({ message: "no such route" }))
+      if (hasBody(request.method)) {
+        const body = yield* Effect.either(readBody(request))
+        if (body._tag === "Left") return own(facts, body.left)
+        installBody(request, body.right)
+      }
+      return yield* app
+    })
+    const response = yield* Effect.raceFirst(Effect.interruptible(served), Effect.interruptible(expiry(facts))).pipe(
+      Effect.locally(currentFacts, facts),
+      Effect.catchAllCause((cause) => {
+        const failure = Cause.failureOption(cause)
+        if (failure._tag === "Some" && failure.value instanceof UpstreamUnavailable) {
+          return Effect.succeed(own(facts, failure.value))
+        }
+        // The HttpApp answered already (the server's own fallback) or the client is gone.
+        return Effect.succeed(HttpServerResponse.empty({ status: Cause.isInterruptedOnly(cause) ? 499 : 500 }))
+      })
+    )
+
+    observer.onResponse({
+      requestId: facts.requestId,
+      operation: facts.operation?.operation ?? "unknown",
+      category: facts.operation?.category ?? "system",
+      method: request.method,
+      path,
+      status: response.status,
+      durationMs: performance.now() - started,
+      caller: facts.caller,
+      cache: facts.cache,
+      ts: facts.ts
+    })
+    return response
+  })
