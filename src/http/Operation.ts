@@ -125,6 +125,9 @@ const encodedUnreserved = /%(?:[46][1-9A-F]|[57][0-9A]|3[0-9]|2D|2E|5F|7E)/i
 /**
  * Whether a raw request path (no query) is spelled the one way the router matches exactly.
  * The router decodes escapes before matching and stops at ';', so `/v1/analytics/%70erformance`
- * and `/v1/analytics/performance;x` would otherwise reach `/v1/analytics/performance`.
+ * and `/v1/analytics/performance;x` would otherwise reach `/v1/analytics/performance`; it also
+ * folds a leading `//`, and `/v1/alerts/rules/` would match `/v1/alerts/rules/:id` with an
+ * empty id. No declared path has an empty segment.
  */
-export const canonicalPath = (path: string): boolean => !path.includes(";") && !encodedUnreserved.test(path)
+export const canonicalPath = (path: string): boolean =>
+  !path.includes(";") && !path.includes("//") && (path.length === 1 || !path.endsWith("/")) && !encodedUnreserved.test(path)
