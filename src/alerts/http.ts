@@ -5,6 +5,7 @@ import { Caller } from "../auth/Caller"
 import { InvalidRequest, TargetForbidden } from "../domain/errors"
 import { parseTarget, vetTarget } from "../probe/guard"
 import { isMetadataName } from "../probe/guard"
+import { parseJson } from "../http/body"
 import { Alerts } from "./Alerts"
 import type { Channel } from "./analyze"
 import { ResolveBody } from "./api"
@@ -32,12 +33,7 @@ const resolveNotes = Effect.gen(function*() {
     Effect.mapError(() => new InvalidRequest({ message: "the request body could not be read" }))
   )
   if (text.trim().length === 0) return null
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch {
-    return yield* new InvalidRequest({ message: "the request body is not valid JSON" })
-  }
+  const json = yield* parseJson(text)
   const body = yield* Schema.decodeUnknown(ResolveBody)(json).pipe(
     Effect.mapError((e) => new InvalidRequest({ message: ParseResult.TreeFormatter.formatErrorSync(e) }))
   )

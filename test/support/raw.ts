@@ -25,7 +25,7 @@ export const rawRequest = (
       socket.write(`${method} ${target} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n`)
       if (options.body !== undefined) socket.write(options.body)
     })
-    socket.on("data", (d) => chunks.push(d))
+    socket.on("data", (d: Buffer) => chunks.push(d))
     socket.on("error", reject)
     socket.on("close", () => {
       const text = Buffer.concat(chunks).toString("utf8")
