@@ -85,29 +85,34 @@ export const pipeline = (app: HttpApp.Default): HttpApp.Default<never, RequestOb
       }
       return yield* app
     })
-    const response = yield* Effect.raceFirst(Effect.interruptible(served), Effect.interruptible(expiry(facts))).pipe(
+    const finish = (status: number) =>
+      observer.onResponse({
+        requestId: facts.requestId,
+        operation: facts.operation?.operation ?? "unknown",
+        category: facts.operation?.category ?? "system",
+        method: request.method,
+        path,
+        status,
+        durationMs: performance.now() - started,
+        caller: facts.caller,
+        cache: facts.cache,
+        ts: facts.ts
+      })
+
+    // The server runs this whole middleware uninterruptibly; the race is not, so a client that
+    // goes away still interrupts the operation (logged as 499, answered to nobody).
+    const response = yield* Effect.interruptible(Effect.raceFirst(served, expiry(facts))).pipe(
       Effect.locally(currentFacts, facts),
       Effect.catchAllCause((cause) => {
         const failure = Cause.failureOption(cause)
         if (failure._tag === "Some" && failure.value instanceof UpstreamUnavailable) {
           return Effect.succeed(own(facts, failure.value))
         }
-        // The HttpApp answered already (the server's own fallback) or the client is gone.
+        // The HttpApp answered already (the server's own fallback).
         return Effect.succeed(HttpServerResponse.empty({ status: Cause.isInterruptedOnly(cause) ? 499 : 500 }))
-      })
+      }),
+      Effect.onInterrupt(() => Effect.sync(() => finish(499)))
     )
-
-    observer.onResponse({
-      requestId: facts.requestId,
-      operation: facts.operation?.operation ?? "unknown",
-      category: facts.operation?.category ?? "system",
-      method: request.method,
-      path,
-      status: response.status,
-      durationMs: performance.now() - started,
-      caller: facts.caller,
-      cache: facts.cache,
-      ts: facts.ts
-    })
+    finish(response.status)
     return response
   })

@@ -96,3 +96,20 @@ describe("the pipeline's own deadline", () => {
     expect(await loggedStatuses(svc, orgId)).toEqual([["contentFreshness", 502]])
   }, 20_000)
 })
+
+describe("a client that goes away", () => {
+  test("the operation is interrupted and the request logged as 499", async () => {
+    const svc = await startService()
+    services.push(svc)
+    const { key, orgId } = await svc.newKey("enterprise")
+    const ctl = new AbortController()
+    const pending = svc.call(`/v1/network/http-check?url=${encodeURIComponent(`http://127.0.0.1:${silentPort}/`)}`, { key, signal: ctl.signal })
+      .catch(() => "aborted")
+    await Bun.sleep(300)
+    ctl.abort()
+    expect(await pending).toBe("aborted")
+    await Bun.sleep(200)
+    expect(await loggedStatuses(svc, orgId)).toEqual([["httpCheck", 499]])
+  }, 20_000)
+})
+
