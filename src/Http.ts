@@ -2,9 +2,9 @@
  * Wiring: every service layer once, the API with its middlewares, the server.
  * Tests provide `AppLive` with their own configuration and a server on a random loopback port.
  */
-import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpRouter, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, HttpApiScalar, HttpApp, HttpMiddleware, HttpRouter, HttpServer } from "@effect/platform"
 import { BunHttpServer } from "@effect/platform-bun"
-import { Effect, FiberRef, Layer } from "effect"
+import { Effect, FiberRef, Layer, Option } from "effect"
 import { AlertsLive } from "./alerts/http"
 import { AlertsWorkers } from "./alerts/Workers"
 import { Api } from "./Api"
@@ -22,8 +22,9 @@ import { DnssecValidator } from "./dnssec/DnssecValidator"
 import { ContentFreshness } from "./freshness/ContentFreshness"
 import { FreshnessLive } from "./freshness/http"
 import { AttributedLive } from "./http/Attributed"
+import { Deadlines } from "./http/Deadlines"
 import { makeOperations, Operations, type RawRoute, routerConfig } from "./http/Operation"
-import { pipeline } from "./http/pipeline"
+import { pipeline, trackingHeaders } from "./http/pipeline"
 import { renderErrors } from "./http/renderErrors"
 import { RequestObserverLive } from "./http/RequestObserver"
 import { Quota } from "./metering/Quota"
@@ -85,7 +86,7 @@ export const AppLive = HttpApiBuilder.serve(pipeline).pipe(
   Layer.provide(WorkersLive),
   // MCP (raw route beside the HttpApi); ssl_certificate enriched with CT history from the aggregator.
   Layer.provide(McpLive.pipe(Layer.provide(CtHistory.FromAggregator))),
-  Layer.provide(RequestObserverLive),
+  Layer.provide(Layer.mergeAll(RequestObserverLive, Deadlines.Default)),
   HttpServer.withLogAddress,
   // Exact, case-sensitive matching (src/http/Operation.ts).
   Layer.provide(HttpRouter.setRouterConfig(routerConfig)),
@@ -93,7 +94,9 @@ export const AppLive = HttpApiBuilder.serve(pipeline).pipe(
   // statement spans) would be pure cost on the hot path: the tracer is off for everything the
   // server runs.
   HttpMiddleware.withTracerDisabledWhen(() => true),
-  (layer) => Layer.locally(layer, FiberRef.currentTracerEnabled, false)
+  (layer) => Layer.locally(layer, FiberRef.currentTracerEnabled, false),
+  // X-Request-Id, X-RateLimit-*, … on every answer the HttpApi sends (src/http/pipeline.ts).
+  (layer) => Layer.locally(layer, HttpApp.currentPreResponseHandlers, Option.some(trackingHeaders))
 )
 
 /** Longest deadline of any operation: OPERATION_DEADLINE_MS or http-check's largest timeout + margin. */

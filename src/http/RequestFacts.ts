@@ -1,7 +1,9 @@
 /**
  * The per-request channel back to the outermost middleware (src/http/pipeline.ts).
  *
- * The pipeline creates one `RequestFacts` per request and owns it; inner code only REPORTS into
+ * The pipeline creates one `RequestFacts` per request and owns it; it travels on the request
+ * object itself (`factsKey`), so no FiberRef is set per request (each set copies the fiber's
+ * FiberRefs, a measurable cost on the hot path). Inner code only REPORTS into
  * it what the pipeline cannot see from outside the router: the matched operation, the caller
  * (for the request log and the access log), the quota decision (for the X-RateLimit-* headers)
  * and how a cache served the answer. Nothing inside reads decisions back from it: the operation
@@ -9,7 +11,7 @@
  * service the Auth middleware provides.
  */
 import { HttpServerRequest } from "@effect/platform"
-import { Context, Effect, FiberRef } from "effect"
+import { Context, Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import type { Caller } from "../auth/Caller"
 import { matchedOperation, type OperationInfo, type Operations } from "./Operation"
@@ -45,12 +47,28 @@ export interface RequestFacts {
 export const requestIdFrom = (incoming: string | null | undefined): string =>
   incoming && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID()
 
-export const currentFacts = FiberRef.unsafeMake<RequestFacts | undefined>(undefined)
+const factsKey: unique symbol = Symbol.for("domain-intel/RequestFacts")
+
+/** Attaches the pipeline's facts to the request (the pipeline only). */
+export const attachFacts = (request: HttpServerRequest.HttpServerRequest, facts: RequestFacts): void => {
+  ;(request as unknown as { [factsKey]?: RequestFacts })[factsKey] = facts
+}
+
+/** The facts of a request the pipeline saw (undefined otherwise, e.g. MCP over stdio). */
+export const factsOf = (request: HttpServerRequest.HttpServerRequest | undefined): RequestFacts | undefined =>
+  (request as unknown as { [factsKey]?: RequestFacts } | undefined)?.[factsKey]
+
+const factsIn = (context: Context.Context<never>): RequestFacts | undefined => {
+  const request = Context.getOption(context as Context.Context<HttpServerRequest.HttpServerRequest>, HttpServerRequest.HttpServerRequest)
+  return request._tag === "Some" ? factsOf(request.value) : undefined
+}
 
 /** Runs `f` on the current request's facts, if any (none outside an HTTP request, e.g. MCP over stdio). */
 export const reportFacts = (f: (facts: RequestFacts) => void): Effect.Effect<void> =>
-  Effect.map(FiberRef.get(currentFacts), (facts) => {
+  Effect.withFiberRuntime((fiber) => {
+    const facts = factsIn(fiber.currentContext)
     if (facts !== undefined) f(facts)
+    return Effect.void
   })
 
 /** Record how the response was served from cache, for the request log and cache analytics. */
@@ -65,7 +83,7 @@ export const setCacheOutcome = (outcome: CacheOutcome): Effect.Effect<void> =>
  */
 export const attribute = (operations: Operations["Type"]): Effect.Effect<OperationInfo | undefined> =>
   Effect.withFiberRuntime((fiber) => {
-    const facts = fiber.getFiberRef(currentFacts)
+    const facts = factsIn(fiber.currentContext)
     return Effect.map(matchedOperation(operations), (op) => {
       if (op === undefined || facts === undefined) return op
       facts.operation = op

@@ -18,8 +18,9 @@ import { Cause, Effect } from "effect"
 import { AppConfig } from "../Config"
 import { type ApiError, errorBody, NotFound, UpstreamUnavailable } from "../domain/errors"
 import { installBody, readBody } from "./body"
+import { Deadlines, type Tracked } from "./Deadlines"
 import { canonicalPath } from "./Operation"
-import { currentFacts, type RequestFacts, requestIdFrom } from "./RequestFacts"
+import { attachFacts, factsOf, type RequestFacts, requestIdFrom } from "./RequestFacts"
 import { RequestObserver } from "./RequestObserver"
 
 /** The headers an answer carries beyond its body, from what the request's facts say. */
@@ -41,24 +42,27 @@ const decorate = (facts: RequestFacts, response: HttpServerResponse.HttpServerRe
 const own = (facts: RequestFacts, error: ApiError) =>
   decorate(facts, HttpServerResponse.unsafeJson(errorBody(error.code, error.message, error.details), { status: error.status }))
 
-/** Fails once the request's deadline (which the matched operation may move) has passed. */
-const expiry = (facts: RequestFacts): Effect.Effect<never, UpstreamUnavailable> =>
-  Effect.suspend(() => {
-    const left = facts.deadlineAt - performance.now()
-    if (left <= 0) {
-      const ms = Math.round(facts.deadlineAt - facts.started)
-      return Effect.fail(new UpstreamUnavailable({ message: `the operation did not finish within its deadline of ${ms} ms` }))
-    }
-    return Effect.flatMap(Effect.sleep(left), () => expiry(facts))
-  })
+/**
+ * The server sends the HttpApi's answer from inside the app, so the tracking headers go on in a
+ * pre-response handler, installed once for the server (`Layer.locally` in src/Http.ts) rather
+ * than per request.
+ */
+export const trackingHeaders: HttpApp.PreResponseHandler = (request, response) => {
+  const facts = factsOf(request)
+  return Effect.succeed(facts === undefined ? response : decorate(facts, response))
+}
 
 const hasBody = (method: string) => method !== "GET" && method !== "HEAD" && method !== "OPTIONS"
 
-export const pipeline = (app: HttpApp.Default): HttpApp.Default<never, RequestObserver | AppConfig> =>
+const deadlineAnswer = (facts: RequestFacts) =>
+  own(facts, new UpstreamUnavailable({ message: `the operation did not finish within its deadline of ${Math.round(facts.deadlineAt - facts.started)} ms` }))
+
+export const pipeline = (app: HttpApp.Default): HttpApp.Default<never, RequestObserver | AppConfig | Deadlines> =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const observer = yield* RequestObserver
     const config = yield* AppConfig
+    const deadlines = yield* Deadlines
     const started = performance.now()
     const q = request.url.indexOf("?")
     const path = q === -1 ? request.url : request.url.slice(0, q)
@@ -73,8 +77,7 @@ export const pipeline = (app: HttpApp.Default): HttpApp.Default<never, RequestOb
       cache: undefined,
       allow: undefined
     }
-    // The server sends the HttpApi's answer from inside `app`: its headers go on by pre-response handler.
-    yield* HttpApp.appendPreResponseHandler((_req, res) => Effect.succeed(decorate(facts, res)))
+    attachFacts(request, facts)
 
     const served: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, HttpServerRequest.HttpServerRequest> = Effect.gen(function*() {
       if (!canonicalPath(path)) return own(facts, new NotFound({ message: "no such route" }))
@@ -99,20 +102,24 @@ export const pipeline = (app: HttpApp.Default): HttpApp.Default<never, RequestOb
         ts: facts.ts
       })
 
-    // The server runs this whole middleware uninterruptibly; the race is not, so a client that
-    // goes away still interrupts the operation (logged as 499, answered to nobody).
-    const response = yield* Effect.interruptible(Effect.raceFirst(served, expiry(facts))).pipe(
-      Effect.locally(currentFacts, facts),
-      Effect.catchAllCause((cause) => {
-        const failure = Cause.failureOption(cause)
-        if (failure._tag === "Some" && failure.value instanceof UpstreamUnavailable) {
-          return Effect.succeed(own(facts, failure.value))
-        }
-        // The HttpApp answered already (the server's own fallback).
-        return Effect.succeed(HttpServerResponse.empty({ status: Cause.isInterruptedOnly(cause) ? 499 : 500 }))
-      }),
-      Effect.onInterrupt(() => Effect.sync(() => finish(499)))
-    )
+    // Deadline and client abort both interrupt this fiber while it waits in the interruptible
+    // region below; the server runs the rest of this middleware uninterruptibly, so the
+    // interruption is caught here and answered (502 past the deadline; 499, logged and sent to
+    // nobody, when the client went away). No fiber is forked per request.
+    const response = yield* Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>((fiber) => {
+      const tracked: Tracked = { deadlineAt: () => facts.deadlineAt, fiber, expired: false }
+      deadlines.track(tracked)
+      return Effect.interruptible(served).pipe(
+        Effect.catchAllCause((cause) => {
+          deadlines.untrack(tracked)
+          if (tracked.expired) return Effect.succeed(deadlineAnswer(facts))
+          // Interrupted by the client's abort, or the HttpApp answered already (the server's own
+          // fallback for what it could not encode).
+          return Effect.succeed(HttpServerResponse.empty({ status: Cause.isInterruptedOnly(cause) ? 499 : 500 }))
+        }),
+        Effect.tap(() => deadlines.untrack(tracked))
+      )
+    })
     finish(response.status)
     return response
   })
