@@ -19,13 +19,22 @@ export class RequestLog extends Effect.Service<RequestLog>()("domain-intel/Reque
     const sql = yield* SqlClient.SqlClient
     let buffer: Array<RequestRecord> = []
     let written = 0
+    // Records appended so far, and how many of them are known written: a flush asked for after
+    // another one already wrote its records returns at once (group commit for the reports, which
+    // flush before every read).
+    let appended = 0
+    let committed = 0
 
     const flush = Effect.suspend(() => {
       if (buffer.length === 0) return Effect.void
       const batch = buffer
+      const through = appended
       buffer = []
       return writeBatch(sql, batch).pipe(
-        Effect.tap(() => Effect.sync(() => { written += batch.length })),
+        Effect.tap(() => Effect.sync(() => {
+          written += batch.length
+          committed = Math.max(committed, through)
+        })),
         Effect.catchAllCause((cause) =>
           // Keep the records for the next attempt rather than lose them.
           Effect.sync(() => { buffer = batch.concat(buffer) }).pipe(
@@ -37,6 +46,12 @@ export class RequestLog extends Effect.Service<RequestLog>()("domain-intel/Reque
     // One flush at a time: the periodic one, an early one on a full buffer, the final one.
     const lock = yield* Effect.makeSemaphore(1)
     const flushLocked = lock.withPermits(1)(flush)
+    /** Everything appended before this call is written when it returns (or the write failed, logged). */
+    const flushAppended = Effect.suspend(() => {
+      const target = appended
+      if (target <= committed) return Effect.void
+      return lock.withPermits(1)(Effect.suspend(() => (target <= committed ? Effect.void : flush)))
+    })
 
     yield* flushLocked.pipe(
       Effect.repeat(Schedule.spaced(Duration.millis(flushIntervalMs))),
@@ -50,6 +65,7 @@ export class RequestLog extends Effect.Service<RequestLog>()("domain-intel/Reque
     /** Appends without an Effect around it (the fast path); a full buffer starts one flush. */
     const unsafeRecord = (entry: RequestRecord): void => {
       buffer.push(entry)
+      appended++
       if (buffer.length >= softLimit && !earlyFlushQueued) {
         earlyFlushQueued = true
         // Scheduled, not run inline: the write must not sit in the response of this request.
@@ -61,8 +77,11 @@ export class RequestLog extends Effect.Service<RequestLog>()("domain-intel/Reque
     return {
       record,
       unsafeRecord,
-      /** Write everything buffered now (tests, reports that must see the latest requests). */
-      flush: flushLocked,
+      /**
+       * Write everything recorded before this call (tests, reports that must see the latest
+       * requests); concurrent callers share the writes already under way.
+       */
+      flush: flushAppended,
       stats: Effect.sync(() => ({ buffered: buffer.length, written }))
     } as const
   })
