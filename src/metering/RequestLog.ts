@@ -24,20 +24,29 @@ export class RequestLog extends Effect.Service<RequestLog>()("domain-intel/Reque
     // flush before every read).
     let appended = 0
     let committed = 0
+    // The batch being written, and how many batches were written: `unwritten` below.
+    let inFlight: ReadonlyArray<RequestRecord> = []
+    let version = 0
 
     const flush = Effect.suspend(() => {
       if (buffer.length === 0) return Effect.void
       const batch = buffer
       const through = appended
       buffer = []
+      inFlight = batch
       return writeBatch(sql, batch).pipe(
         Effect.tap(() => Effect.sync(() => {
           written += batch.length
           committed = Math.max(committed, through)
+          inFlight = []
+          version++
         })),
         Effect.catchAllCause((cause) =>
           // Keep the records for the next attempt rather than lose them.
-          Effect.sync(() => { buffer = batch.concat(buffer) }).pipe(
+          Effect.sync(() => {
+            buffer = batch.concat(buffer)
+            inFlight = []
+          }).pipe(
             Effect.zipRight(Effect.logError("request log flush failed", cause))
           )
         )
@@ -82,6 +91,17 @@ export class RequestLog extends Effect.Service<RequestLog>()("domain-intel/Reque
        * requests); concurrent callers share the writes already under way.
        */
       flush: flushAppended,
+      /**
+       * The organization's records not yet written (buffered or being written), with the count
+       * of written batches: a reader that sees the same count after reading the store has read
+       * the store and these records without overlap or gap (no batch committed in between).
+       */
+      unwritten: (orgId: string): { readonly records: ReadonlyArray<RequestRecord>; readonly version: number } => ({
+        records: [...inFlight, ...buffer].filter((r) => r.orgId === orgId),
+        version
+      }),
+      /** Count of batches written so far (see `unwritten`). */
+      version: (): number => version,
       stats: Effect.sync(() => ({ buffered: buffer.length, written }))
     } as const
   })
