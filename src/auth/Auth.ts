@@ -20,7 +20,7 @@ import {
 } from "../domain/errors"
 import { planAllows } from "../domain/plans"
 import { Operations } from "../http/Operation"
-import { attribute, reportFacts } from "../http/RequestFacts"
+import { attributeIn, factsIn } from "../http/RequestFacts"
 import { Quota } from "../metering/Quota"
 import { Caller, type CallerShape } from "./Caller"
 import { type AuthenticatedKey, Keys, type Organization } from "./Keys"
@@ -61,41 +61,39 @@ export class Bearer extends Effect.Service<Bearer>()("domain-intel/Bearer", {
       })
 
     const check = (rawToken: string, units = 1): Effect.Effect<CallerShape, BearerFailure> =>
-      Effect.gen(function*() {
-        const op = yield* attribute(operations)
+      Effect.withFiberRuntime((fiber) => {
+        const facts = factsIn(fiber.currentContext)
+        const op = attributeIn(operations, fiber.currentContext)
         // Fail closed: a route that declares no plan is not an operation a key may reach.
-        if (op?.plan === undefined) return yield* new NotFound({ message: "no such operation" })
+        if (op?.plan === undefined) return Effect.fail(new NotFound({ message: "no such operation" }))
+        const plan = op.plan
         const token = rawToken.trim()
         if (token.length === 0) {
-          return yield* new Unauthorized({ message: "missing API key: send Authorization: Bearer <key>" })
+          return Effect.fail(new Unauthorized({ message: "missing API key: send Authorization: Bearer <key>" }))
         }
-        const found = yield* lookup(token, op.operation)
-        if (Option.isNone(found)) return yield* new Unauthorized({ message: "unknown or malformed API key" })
-        const caller = found.value
-        yield* reportFacts((facts) => {
-          facts.caller = caller
+        return Effect.flatMap(lookup(token, op.operation), (found): Effect.Effect<CallerShape, BearerFailure> => {
+          if (Option.isNone(found)) return Effect.fail(new Unauthorized({ message: "unknown or malformed API key" }))
+          const caller = found.value
+          if (facts !== undefined) facts.caller = caller
+          return Effect.flatMap(quota.consume(caller.org, units), (decision): Effect.Effect<CallerShape, BearerFailure> => {
+            if (decision._tag === "Exceeded") {
+              if (facts !== undefined) {
+                facts.quota = { limit: decision.limit, remaining: 0, resetAt: decision.resetAt, retryAfterSeconds: decision.retryAfterSeconds }
+              }
+              return Effect.fail(new QuotaExceeded({
+                message: `monthly quota of ${decision.limit} requests for the ${caller.plan} plan is used up`,
+                retryAfterSeconds: decision.retryAfterSeconds
+              }))
+            }
+            if (facts !== undefined) facts.quota = { limit: decision.limit, remaining: decision.remaining, resetAt: decision.resetAt }
+            if (!planAllows(caller.plan, plan)) {
+              return Effect.fail(new PlanForbidden({
+                message: `${op.operation} needs the ${plan} plan or above; this key's organization is on ${caller.plan}`
+              }))
+            }
+            return Effect.succeed(caller)
+          })
         })
-
-        const decision = yield* quota.consume(caller.org, units)
-        if (decision._tag === "Exceeded") {
-          yield* reportFacts((facts) => {
-            facts.quota = { limit: decision.limit, remaining: 0, resetAt: decision.resetAt, retryAfterSeconds: decision.retryAfterSeconds }
-          })
-          return yield* new QuotaExceeded({
-            message: `monthly quota of ${decision.limit} requests for the ${caller.plan} plan is used up`,
-            retryAfterSeconds: decision.retryAfterSeconds
-          })
-        }
-        yield* reportFacts((facts) => {
-          facts.quota = { limit: decision.limit, remaining: decision.remaining, resetAt: decision.resetAt }
-        })
-
-        if (!planAllows(caller.plan, op.plan)) {
-          return yield* new PlanForbidden({
-            message: `${op.operation} needs the ${op.plan} plan or above; this key's organization is on ${caller.plan}`
-          })
-        }
-        return caller
       })
 
     return { check } as const

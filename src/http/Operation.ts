@@ -6,7 +6,8 @@
  *   `OPERATION_DEADLINE_MS`, its deadline (`OperationDeadline`). Raw routes mounted beside the
  *   HttpApi (MCP) declare the same facts in a `RawRoute`.
  * - `Operations` indexes those facts by the route the router matched (method + path template,
- *   exactly as declared), and `matched` reads the current request's `HttpRouter.RouteContext`.
+ *   exactly as declared); `attributeIn` (src/http/RequestFacts.ts) reads the current request's
+ *   `HttpRouter.RouteContext` and looks it up.
  *   There is no second matching of the request path: whatever the router served is looked up by
  *   its own route, and a route missing from the index is refused (fail closed).
  * - `routerConfig` makes the router match exactly: case-sensitive, no trailing-slash or
@@ -14,7 +15,7 @@
  *   fold (percent-encoded unreserved characters, `;params`): see `canonicalPath`.
  */
 import { HttpApi, HttpRouter } from "@effect/platform"
-import { Context, Effect, FiberRef, Option } from "effect"
+import { Context, Option } from "effect"
 import * as FindMyWay from "find-my-way-ts"
 import type { Plan } from "../domain/plans"
 
@@ -107,17 +108,6 @@ export const makeOperations = (api: HttpApi.HttpApi.Any, raw: ReadonlyArray<RawR
 }
 
 export class Operations extends Context.Tag("domain-intel/Operations")<Operations, ReturnType<typeof makeOperations>>() {}
-
-/**
- * The operation of the route the router matched for the current request; undefined outside a
- * matched route or for a route no endpoint declares. Reads the fiber's context directly, as the
- * HttpApi handlers do, so callers need not declare `RouteContext`.
- */
-export const matchedOperation = (operations: Operations["Type"]): Effect.Effect<OperationInfo | undefined> =>
-  Effect.map(FiberRef.get(FiberRef.currentContext), (context) => {
-    const route = Context.getOption(context as Context.Context<HttpRouter.RouteContext>, HttpRouter.RouteContext)
-    return route._tag === "Some" ? operations.ofRoute(route.value.route) : undefined
-  })
 
 // RFC 3986 unreserved characters, which a canonical URI never percent-encodes.
 const encodedUnreserved = /%(?:[46][1-9A-F]|[57][0-9A]|3[0-9]|2D|2E|5F|7E)/i

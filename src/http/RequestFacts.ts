@@ -10,11 +10,11 @@
  * and plan come from the matched route (src/http/Operation.ts), the caller from the `Caller`
  * service the Auth middleware provides.
  */
-import { HttpServerRequest } from "@effect/platform"
+import { HttpRouter, HttpServerRequest } from "@effect/platform"
 import { Context, Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import type { Caller } from "../auth/Caller"
-import { matchedOperation, type OperationInfo, type Operations } from "./Operation"
+import type { OperationInfo, Operations } from "./Operation"
 
 export type CacheOutcome = "hit" | "miss" | "stale" | "bypass"
 
@@ -58,7 +58,7 @@ export const attachFacts = (request: HttpServerRequest.HttpServerRequest, facts:
 export const factsOf = (request: HttpServerRequest.HttpServerRequest | undefined): RequestFacts | undefined =>
   (request as unknown as { [factsKey]?: RequestFacts } | undefined)?.[factsKey]
 
-const factsIn = (context: Context.Context<never>): RequestFacts | undefined => {
+export const factsIn = (context: Context.Context<never>): RequestFacts | undefined => {
   const request = Context.getOption(context as Context.Context<HttpServerRequest.HttpServerRequest>, HttpServerRequest.HttpServerRequest)
   return request._tag === "Some" ? factsOf(request.value) : undefined
 }
@@ -79,19 +79,23 @@ export const setCacheOutcome = (outcome: CacheOutcome): Effect.Effect<void> =>
 
 /**
  * The operation of the matched route, reported to the pipeline (attribution, and the deadline
- * when the operation sets its own). Undefined when the route declares no operation.
+ * when the operation sets its own). Undefined when the route declares no operation. Synchronous
+ * form for callers that already hold the fiber's context.
  */
+export const attributeIn = (operations: Operations["Type"], context: Context.Context<never>): OperationInfo | undefined => {
+  const route = Context.getOption(context as Context.Context<HttpRouter.RouteContext>, HttpRouter.RouteContext)
+  const op = route._tag === "Some" ? operations.ofRoute(route.value.route) : undefined
+  const facts = factsIn(context)
+  if (op === undefined || facts === undefined) return op
+  facts.operation = op
+  if (op.deadline !== undefined) {
+    const query = Context.getOption(context as Context.Context<HttpServerRequest.ParsedSearchParams>, HttpServerRequest.ParsedSearchParams)
+    const ms = op.deadline(query._tag === "Some" ? query.value : {})
+    if (ms !== undefined) facts.deadlineAt = facts.started + ms
+  }
+  return op
+}
+
+/** `attributeIn` for the current fiber. */
 export const attribute = (operations: Operations["Type"]): Effect.Effect<OperationInfo | undefined> =>
-  Effect.withFiberRuntime((fiber) => {
-    const facts = factsIn(fiber.currentContext)
-    return Effect.map(matchedOperation(operations), (op) => {
-      if (op === undefined || facts === undefined) return op
-      facts.operation = op
-      if (op.deadline !== undefined) {
-        const query = Context.getOption(fiber.currentContext as Context.Context<HttpServerRequest.ParsedSearchParams>, HttpServerRequest.ParsedSearchParams)
-        const ms = op.deadline(query._tag === "Some" ? query.value : {})
-        if (ms !== undefined) facts.deadlineAt = facts.started + ms
-      }
-      return op
-    })
-  })
+  Effect.withFiberRuntime((fiber) => Effect.succeed(attributeIn(operations, fiber.currentContext)))

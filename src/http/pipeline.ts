@@ -52,6 +52,12 @@ export const trackingHeaders: HttpApp.PreResponseHandler = (request, response) =
   return Effect.succeed(facts === undefined ? response : decorate(facts, response))
 }
 
+/** One request header, without converting the whole set (`request.headers` copies all of them). */
+const headerOf = (request: HttpServerRequest.HttpServerRequest, name: string): string | undefined => {
+  const source = request.source as Request
+  return source instanceof Request ? (source.headers.get(name) ?? undefined) : request.headers[name]
+}
+
 const hasBody = (method: string) => method !== "GET" && method !== "HEAD" && method !== "OPTIONS"
 
 const deadlineAnswer = (facts: RequestFacts) =>
@@ -67,7 +73,8 @@ export const pipeline = (app: HttpApp.Default): HttpApp.Default<never, RequestOb
     const q = request.url.indexOf("?")
     const path = q === -1 ? request.url : request.url.slice(0, q)
     const facts: RequestFacts = {
-      requestId: requestIdFrom(request.headers["x-request-id"]),
+      // From the server's own Headers: `request.headers` would first copy them all into a record.
+      requestId: requestIdFrom(headerOf(request, "x-request-id")),
       started,
       ts: Date.now(),
       deadlineAt: started + config.operationDeadlineMs,
