@@ -30,13 +30,18 @@ export interface ToolDefinition {
 /**
  * `JSONSchema.make` marks `Schema.Unknown`/`Schema.Object` with a fixed `$id` ("/schemas/unknown")
  * at every occurrence; validators (ajv, which the MCP SDK uses) refuse a document where one
- * `$id` names several subschemas. Those markers carry no constraint, so they are dropped.
+ * `$id` names several subschemas. Those markers carry no constraint, so they are dropped, and so
+ * are the titles Effect derives from refinements ("maxLength(300)"), which mean nothing to a model.
  */
+const internalTitle = /^[A-Za-z]+\(.*\)$/
 const dropIds = (u: unknown): unknown => {
   if (Array.isArray(u)) return u.map(dropIds)
   if (typeof u !== "object" || u === null) return u
   const out: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(u)) if (k !== "$id") out[k] = dropIds(v)
+  for (const [k, v] of Object.entries(u)) {
+    if (k === "$id" || (k === "title" && typeof v === "string" && internalTitle.test(v))) continue
+    out[k] = k === "properties" || k === "$defs" ? Object.fromEntries(Object.entries(v as object).map(([p, s]) => [p, dropIds(s)])) : dropIds(v)
+  }
   return out
 }
 

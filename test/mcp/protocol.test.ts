@@ -252,6 +252,7 @@ describe("tools/list", () => {
       expect(t.outputSchema.type).toBe("object")
       expect(t.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: true })
       expect(JSON.stringify(t.outputSchema)).not.toContain("$id")
+      expect(JSON.stringify(t.inputSchema)).not.toMatch(/"title":"(maxLength|between|minLength)\(/)
     }
     const dns = tools.find((t) => t.name === "dns_lookup")
     expect(dns.inputSchema.required).toEqual(["domain"])
