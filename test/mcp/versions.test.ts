@@ -77,7 +77,7 @@ describe("MCP-Protocol-Version header", () => {
 
 describe("batches per version", () => {
   test("allowed without a header and on 2024-11-05 / 2025-03-26", async () => {
-    for (const headers of [{}, { "mcp-protocol-version": "2024-11-05" }, { "mcp-protocol-version": "2025-03-26" }]) {
+    for (const headers of [{}, { "mcp-protocol-version": "2024-11-05" }, { "mcp-protocol-version": "2025-03-26" }] as Array<Record<string, string>>) {
       const res = await post([ping(1), ping(2)], headers)
       expect(res.status).toBe(200)
       const body = (await res.json()) as Array<any>
