@@ -4,16 +4,18 @@
  * JSON-RPC goes to stdout; logs go to stderr.
  *
  * Local mode runs the tools in this process, acting for the key in DOMAIN_INTEL_API_KEY: the key
- * is checked at start (unknown, revoked or below the pro plan: one line on stderr, exit 2) and
- * every tools/call is metered as an HTTP call would be (the same bearer check: quota, plan, a
- * request-log row of operation mcpServer). `--remote URL` forwards each line to a hosted
- * /v1/advanced/mcp with the key as Bearer instead.
+ * is checked at start (unknown, revoked or below the pro plan: one line on stderr, exit 2), and
+ * again for every line holding tools/calls (a key revoked meanwhile stops working), and each
+ * tools/call is metered as over HTTP: one unit of the monthly quota and one request-log row of
+ * operation mcpServer. `--remote URL` forwards each line to a hosted /v1/advanced/mcp with the
+ * key as Bearer instead.
  */
 import { Clock, Effect, Option, Stream } from "effect"
 import { createInterface } from "node:readline"
-import { Bearer } from "../auth/Auth"
 import { Keys } from "../auth/Keys"
+import { PlanForbidden, QuotaExceeded, Unauthorized } from "../domain/errors"
 import { planAllows } from "../domain/plans"
+import { Quota } from "../metering/Quota"
 import { RequestLog } from "../metering/RequestLog"
 import { MCP_OPERATION, MCP_PATH } from "./http"
 import { McpServer } from "./McpServer"
@@ -66,7 +68,7 @@ const negotiatedIn = (answer: unknown): ProtocolVersion | undefined => {
 export const serveLocal = (apiKey: string) =>
   Effect.gen(function*() {
     const keys = yield* Keys
-    const bearer = yield* Bearer
+    const quota = yield* Quota
     const server = yield* McpServer
     const log = yield* RequestLog
     const org = yield* keys.authenticate(apiKey.trim())
@@ -79,17 +81,35 @@ export const serveLocal = (apiKey: string) =>
     yield* Effect.logInfo("MCP over stdio", { org: org.value.name })
     let version: ProtocolVersion | undefined
 
+    /** The key still valid, the plan still pro, then `units` counted against the quota. */
+    const meter = (units: number) =>
+      Effect.gen(function*() {
+        const current = yield* keys.authenticate(apiKey.trim()).pipe(Effect.orDie)
+        if (Option.isNone(current)) return yield* new Unauthorized({ message: `${API_KEY_ENV} is no longer a valid API key` })
+        if (!planAllows(current.value.plan, "pro")) {
+          return yield* new PlanForbidden({ message: `the MCP server needs the pro plan or above; this key's organization is on ${current.value.plan}` })
+        }
+        for (let i = 0; i < units; i++) {
+          const decision = yield* quota.consume(current.value)
+          if (decision._tag === "Exceeded") {
+            return yield* new QuotaExceeded({
+              message: `monthly quota of ${decision.limit} requests for the ${current.value.plan} plan is used up`,
+              retryAfterSeconds: decision.retryAfterSeconds
+            })
+          }
+        }
+      })
+
     const handleLine = (line: string) =>
       Effect.gen(function*() {
         const started = performance.now()
         const prepared = server.prepare(line, { protocolVersion: version })
-        // One metered unit per tools/call, through the same bearer check as an HTTP request.
-        for (let i = 0; i < prepared.toolCalls; i++) {
-          const checked = yield* Effect.either(bearer.check(apiKey, { plan: "pro", operation: MCP_OPERATION }))
-          if (checked._tag === "Left") {
+        if (prepared.toolCalls > 0) {
+          const metered = yield* Effect.either(meter(prepared.toolCalls))
+          if (metered._tag === "Left") {
             const ids = requestIds(line)
-            const errors = ids.map((id) => failure(id, REFUSED, `${checked.left._tag}: ${checked.left.message}`))
-            if (errors.length > 0) yield* write(errors.length === 1 && !line.trim().startsWith("[") ? errors[0] : errors)
+            const errors = ids.map((id) => failure(id, REFUSED, `${metered.left._tag}: ${metered.left.message}`))
+            if (errors.length > 0) yield* write(line.trim().startsWith("[") ? errors : errors[0])
             return
           }
         }

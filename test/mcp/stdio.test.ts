@@ -102,6 +102,21 @@ for (const version of VERSIONS) {
   })
 }
 
+describe("stdio quota", () => {
+  test("a used-up quota refuses tools/call with a JSON-RPC error; initialize and tools/list still work", async () => {
+    const { key: spent, orgId: spentOrg } = await svc.newKey("pro")
+    const now = new Date()
+    await svc.sql("INSERT INTO quota_usage (org_id, month, used) VALUES (?, ?, 500000)", [spentOrg, Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)])
+    const { client } = await connectStdio("2025-11-25", [], { DOMAIN_INTEL_API_KEY: spent })
+    try {
+      expect((await client.listTools()).tools).toHaveLength(10)
+      await expect(client.callTool(toolCalls(fx)[0])).rejects.toThrow(/-32001.*QuotaExceeded/)
+    } finally {
+      await client.close()
+    }
+  }, 60_000)
+})
+
 describe("stdio key check", () => {
   const run = (env: Record<string, string>, args: ReadonlyArray<string> = []) =>
     spawnSync(bun, ["src/main.ts", "mcp", ...args], { cwd: root, env: envOf(fx, env), input: "", encoding: "utf8", timeout: 30_000 })
