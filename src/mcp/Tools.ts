@@ -4,12 +4,13 @@
  * output Schema (./tool.ts); a tool that fails on its target yields ToolFailure (→ `isError: true`).
  */
 import { Clock, Context, Effect, Layer } from "effect"
+import { AppConfig } from "../Config"
 import { DnsResolver } from "../dns/DnsResolver"
 import { parseTarget } from "../probe/guard"
 import { makeAnalysisTools } from "./analysisTools"
 import { DnsLookupArgs, DomainIntelligenceArgs, SecurityHeadersArgs, SslCertificateArgs, WhoisLookupArgs } from "./args"
 import { CertInspector } from "./CertInspector"
-import { renderRecord, reverseName, wireTypeName, type RecordTypeName } from "./dnsRecords"
+import { renderRecord, reverseName, wireTypeName, withholdPrivate, type RecordTypeName } from "./dnsRecords"
 import { ToolFailure } from "./errors"
 import { gradeHeaders } from "./headers"
 import { Outbound } from "./Outbound"
@@ -32,6 +33,7 @@ export class Tools extends Context.Tag("domain-intel/McpTools")<Tools, {
     this,
     Effect.gen(function*() {
       const dns = yield* DnsResolver
+      const config = yield* AppConfig
       const rdap = yield* Rdap
       const certs = yield* CertInspector
       const outbound = yield* Outbound
@@ -43,6 +45,7 @@ export class Tools extends Context.Tag("domain-intel/McpTools")<Tools, {
           const ans = yield* dns.query({ name: queryName, type: wireTypeName(type) }).pipe(
             Effect.mapError((e) => new ToolFailure({ message: e.message }))
           )
+          const shown = withholdPrivate(bare, type, ans.answers.map(renderRecord), config.allowPrivateTargets)
           return {
             domain: bare,
             query_name: queryName,
@@ -50,8 +53,9 @@ export class Tools extends Context.Tag("domain-intel/McpTools")<Tools, {
             rcode: ans.rcode,
             authenticated_data: ans.flags.ad,
             resolver: ans.server.host.includes(":") ? `[${ans.server.host}]:${ans.server.port}` : `${ans.server.host}:${ans.server.port}`,
-            answers: ans.answers.map(renderRecord),
-            authority: ans.authorities.filter((a) => a.type === "SOA").map(renderRecord)
+            answers: shown.answers,
+            authority: ans.authorities.filter((a) => a.type === "SOA").map(renderRecord),
+            ...(shown.withheld ? { withheld: shown.withheld } : {})
           } satisfies DnsReport
         })
 

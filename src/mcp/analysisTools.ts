@@ -21,7 +21,7 @@ import { WafReport } from "../waf/api"
 import { WafDetection } from "../waf/WafDetection"
 import { ContentFreshnessArgs, CtLogsArgs, HttpCheckArgs, WafDetectionArgs, ZoneHygieneArgs } from "./args"
 import { httpCheckText } from "./summaries"
-import { defineTool, toToolFailure, type ToolDefinition } from "./tool"
+import { defineTool, McpCaller, toToolFailure, type ToolDefinition } from "./tool"
 
 /** http-check's whole-check deadline (DECISIONS.md: its timeout plus at most 2 s). */
 const httpCheckDeadline = (timeoutMs: number | undefined) => Duration.millis((timeoutMs ?? 10_000) + 2_000)
@@ -86,7 +86,8 @@ export const makeAnalysisTools = Effect.gen(function*() {
       Effect.gen(function*() {
         const domain = normalizeDomain(args.domain)
         if (domain instanceof InvalidRequest) return yield* domain
-        return yield* zone.audit(domain)
+        const caller = yield* McpCaller
+        return yield* zone.audit(domain, caller.orgId)
       }).pipe(Effect.mapError(toToolFailure)),
     summary: (r) => {
       const o = r as unknown as { domain: string; grade?: string; score?: number; nameservers: ReadonlyArray<string> }

@@ -22,6 +22,7 @@ import { CertInspector } from "./CertInspector"
 import { McpServer } from "./McpServer"
 import { Outbound } from "./Outbound"
 import { isSupportedVersion, SUPPORTED_VERSIONS, VERSION_HEADER } from "./protocol"
+import { McpCaller } from "./tool"
 import { Rdap } from "./Rdap"
 import { Tools } from "./Tools"
 
@@ -81,7 +82,7 @@ export const makeMcpHandlers = Effect.gen(function*() {
       }
     }
 
-    const answer = yield* prepared.run
+    const answer = yield* prepared.run.pipe(Effect.provideService(McpCaller, { orgId: auth.right.id }))
     if (answer._tag === "Accepted") return HttpServerResponse.empty({ status: 202 })
     return HttpServerResponse.unsafeJson(answer.body, { status: 200 })
   })

@@ -25,7 +25,10 @@ export const DnsReport = Schema.Struct({
   authenticated_data: Schema.Boolean.annotations({ description: "The resolver validated the answer with DNSSEC (AD flag)" }),
   resolver: Schema.String,
   answers: Schema.Array(RenderedRecord),
-  authority: Schema.Array(RenderedRecord)
+  authority: Schema.Array(RenderedRecord),
+  withheld: Schema.optional(Schema.String.annotations({
+    description: "How many answers in private or special-purpose ranges were left out (absent when none were)"
+  }))
 })
 export type DnsReport = typeof DnsReport.Type
 

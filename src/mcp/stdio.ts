@@ -19,6 +19,7 @@ import { Quota } from "../metering/Quota"
 import { RequestLog } from "../metering/RequestLog"
 import { MCP_OPERATION, MCP_PATH } from "./http"
 import { McpServer } from "./McpServer"
+import { McpCaller } from "./tool"
 import { ErrorCode, failure, isSupportedVersion, type JsonRpcResponse, type ProtocolVersion } from "./protocol"
 
 export const API_KEY_ENV = "DOMAIN_INTEL_API_KEY"
@@ -113,7 +114,7 @@ export const serveLocal = (apiKey: string) =>
             return
           }
         }
-        const answer = yield* prepared.run
+        const answer = yield* prepared.run.pipe(Effect.provideService(McpCaller, { orgId: org.value.id }))
         const negotiated = answer._tag === "Json" ? negotiatedIn(answer.body) : undefined
         if (negotiated !== undefined) version = negotiated
         if (answer._tag === "Json") yield* write(answer.body)

@@ -8,6 +8,7 @@ import type { DnsReport } from "./schemas"
 export const dnsText = (r: DnsReport): string => {
   const head = `DNS ${r.type} ${r.query_name}: ${r.rcode}${r.authenticated_data ? " (DNSSEC validated by the resolver)" : ""}, ${r.answers.length} answer(s) from ${r.resolver}`
   const lines = r.answers.map((a) => `  ${a.name} ${a.ttl} ${a.class} ${a.type} ${a.value}`)
+  if (r.withheld) lines.push(`  ${r.withheld}`)
   if (r.answers.length === 0 && r.rcode === "NXDOMAIN") lines.push("  the name does not exist")
   else if (r.answers.length === 0) lines.push(`  no ${r.type} records at this name`)
   return [head, ...lines].join("\n")

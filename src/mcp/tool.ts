@@ -4,8 +4,16 @@
  * `structuredContent` and the JSON text block, and via `JSONSchema.make` is the `outputSchema`),
  * so neither schema can drift from what the tool does.
  */
-import { Duration, Effect, JSONSchema, type ParseResult, Schema } from "effect"
+import { Context, Duration, Effect, JSONSchema, type ParseResult, Schema } from "effect"
 import { ToolFailure } from "./errors"
+
+/**
+ * Who the calls of one MCP request act for (set by the transport after the key check): tools
+ * that share per-organization limits with their REST operation (zone_hygiene) pass it on.
+ */
+export class McpCaller extends Context.Reference<McpCaller>()("domain-intel/McpCaller", {
+  defaultValue: (): { readonly orgId: string | undefined } => ({ orgId: undefined })
+}) {}
 
 /** Every tool only reads public data about its target and may be repeated freely. */
 export const TOOL_ANNOTATIONS = { readOnlyHint: true, idempotentHint: true, openWorldHint: true } as const

@@ -16,7 +16,8 @@ let client: Client
 
 beforeAll(async () => {
   fx = await startFixtures()
-  svc = await startService(fx.config)
+  // No zone-report cache: the MCP call must run its own audit, not read the REST one's.
+  svc = await startService({ ...fx.config, zoneAuditCacheTtlS: 0 })
   key = (await svc.newKey("enterprise")).key
   client = (await connectHttp(svc.baseUrl, key, "2025-11-25")).client
 })
