@@ -2,7 +2,7 @@ import { Clock, Effect } from "effect"
 import { AppConfig } from "../Config"
 import { normalizeDomain } from "../dns/domainParam"
 import { InvalidRequest } from "../domain/errors"
-import { setCacheOutcome } from "../http/RequestMeta"
+import { setCacheOutcome } from "../http/RequestFacts"
 import { page } from "./analyze"
 import { CtAggregator } from "./CtAggregator"
 

@@ -72,14 +72,15 @@ export const serveLocal = (apiKey: string) =>
     const quota = yield* Quota
     const server = yield* McpServer
     const log = yield* RequestLog
-    const org = yield* keys.authenticate(apiKey.trim())
-    if (Option.isNone(org)) {
+    const key = yield* keys.authenticate(apiKey.trim())
+    if (Option.isNone(key)) {
       return yield* Effect.fail(new StdioSetupError(`${API_KEY_ENV} is not a valid API key (unknown, malformed or revoked)`))
     }
-    if (!planAllows(org.value.plan, "pro")) {
-      return yield* Effect.fail(new StdioSetupError(`the MCP server needs the pro plan or above; this key's organization is on ${org.value.plan}`))
+    const org = key.value.org
+    if (!planAllows(org.plan, "pro")) {
+      return yield* Effect.fail(new StdioSetupError(`the MCP server needs the pro plan or above; this key's organization is on ${org.plan}`))
     }
-    yield* Effect.logInfo("MCP over stdio", { org: org.value.name })
+    yield* Effect.logInfo("MCP over stdio", { org: org.name })
     let version: ProtocolVersion | undefined
 
     /** The key still valid, the plan still pro, then `units` counted against the quota. */
@@ -87,17 +88,17 @@ export const serveLocal = (apiKey: string) =>
       Effect.gen(function*() {
         const current = yield* keys.authenticate(apiKey.trim()).pipe(Effect.orDie)
         if (Option.isNone(current)) return yield* new Unauthorized({ message: `${API_KEY_ENV} is no longer a valid API key` })
-        if (!planAllows(current.value.plan, "pro")) {
-          return yield* new PlanForbidden({ message: `the MCP server needs the pro plan or above; this key's organization is on ${current.value.plan}` })
+        const now = current.value.org
+        if (!planAllows(now.plan, "pro")) {
+          return yield* new PlanForbidden({ message: `the MCP server needs the pro plan or above; this key's organization is on ${now.plan}` })
         }
-        for (let i = 0; i < units; i++) {
-          const decision = yield* quota.consume(current.value)
-          if (decision._tag === "Exceeded") {
-            return yield* new QuotaExceeded({
-              message: `monthly quota of ${decision.limit} requests for the ${current.value.plan} plan is used up`,
-              retryAfterSeconds: decision.retryAfterSeconds
-            })
-          }
+        // All of the line's calls or none (Quota.consume refuses without counting).
+        const decision = yield* quota.consume(now, units)
+        if (decision._tag === "Exceeded") {
+          return yield* new QuotaExceeded({
+            message: `monthly quota of ${decision.limit} requests for the ${now.plan} plan cannot cover ${units} tool call(s)`,
+            retryAfterSeconds: decision.retryAfterSeconds
+          })
         }
       })
 
@@ -114,7 +115,7 @@ export const serveLocal = (apiKey: string) =>
             return
           }
         }
-        const answer = yield* prepared.run.pipe(Effect.provideService(McpCaller, { orgId: org.value.id }))
+        const answer = yield* prepared.run.pipe(Effect.provideService(McpCaller, { orgId: org.id }))
         const negotiated = answer._tag === "Json" ? negotiatedIn(answer.body) : undefined
         if (negotiated !== undefined) version = negotiated
         if (answer._tag === "Json") yield* write(answer.body)
@@ -122,7 +123,7 @@ export const serveLocal = (apiKey: string) =>
           const ts = yield* Clock.currentTimeMillis
           for (let i = 0; i < prepared.toolCalls; i++) {
             yield* log.record({
-              orgId: org.value.id,
+              orgId: org.id,
               operation: MCP_OPERATION,
               category: "advanced",
               method: "STDIO",
