@@ -111,6 +111,15 @@ describe("quota per tools/call", () => {
     expect(single.headers.get("x-ratelimit-remaining")).toBe(String(499999 - 6))
   })
 
+  test("the usage report counts a batch of three calls as three requests", async () => {
+    const { key: k } = await svc.newKey("pro")
+    const res = await post([call(1), call(2), call(3)], {}, k)
+    expect(res.status).toBe(200)
+    const usage = (await (await svc.call("/v1/analytics/usage", { key: k })).json()) as any
+    // three tools/calls, then the usage request itself
+    expect(usage.quota.used).toBe(4)
+  })
+
   test("a batch larger than what is left of the quota is 429", async () => {
     const { key: k, orgId } = await svc.newKey("pro")
     const now = new Date()
