@@ -2,7 +2,7 @@
  * Every environment variable the service reads, in one place (DECISIONS.md, "Configuration").
  * Read only through Effect `Config`, so tests swap the provider instead of touching `process.env`.
  */
-import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
+import { Config, Context, Effect, Layer, Option } from "effect"
 import { readFileSync } from "node:fs"
 
 export interface ResolverAddress {
@@ -61,7 +61,6 @@ export interface AppConfigShape {
   readonly logLevel: string
   readonly logFormat: string
   readonly requestLogRetentionDays: number
-  readonly webhookSigningSecret: Redacted.Redacted<string>
   /** First retry delay of a failed webhook delivery; doubles per attempt (the README (Account analytics and alerting)). */
   readonly webhookRetryBaseMs: number
   /** Serve the hot read-only account GETs on the fast path (src/http/FastPath.ts; FAST_PATH, default true). */
@@ -91,9 +90,6 @@ const config = Config.all({
   logLevel: Config.string("LOG_LEVEL").pipe(Config.withDefault("info")),
   logFormat: Config.string("LOG_FORMAT").pipe(Config.withDefault("json")),
   requestLogRetentionDays: Config.integer("REQUEST_LOG_RETENTION_DAYS").pipe(Config.withDefault(90)),
-  webhookSigningSecret: Config.redacted("WEBHOOK_SIGNING_SECRET").pipe(
-    Config.withDefault(Redacted.make("domain-intel-webhook"))
-  ),
   webhookRetryBaseMs: Config.integer("WEBHOOK_RETRY_BASE_MS").pipe(Config.withDefault(5000)),
   fastPath: Config.boolean("FAST_PATH").pipe(Config.withDefault(true))
 })

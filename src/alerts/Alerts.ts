@@ -5,6 +5,8 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option } from "effect"
+import { signingSecretOf } from "./Outbox"
+import { replaceSecret, testChannels } from "./testSend"
 import { randomBytes } from "node:crypto"
 import type { Metric } from "../analytics/analyze"
 import { AlertAlreadyResolved, NotFound } from "../domain/errors"
@@ -12,6 +14,8 @@ import {
   type AlertEvent,
   alertJson,
   type AlertRow,
+  newSigningSecret,
+  newWebhookId,
   type AlertStatus,
   type Channel,
   type Operator,
@@ -73,9 +77,30 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
         updated_at: now,
         last_triggered_at: null
       }
-      yield* sql`INSERT INTO alert_rules ${sql.insert(row as any)}`
-      return ruleJson(row)
+      const signing_secret = newSigningSecret()
+      yield* sql.withTransaction(Effect.gen(function*() {
+        yield* sql`INSERT INTO alert_rules ${sql.insert(row as any)}`
+        yield* sql`INSERT INTO webhook_secrets (owner_id, secret, created_at) VALUES (${row.id}, ${signing_secret}, ${now})`
+      }))
+      return { rule: ruleJson(row), signing_secret }
     }, Effect.orDie)
+
+    /** Replaces the rule's signing secret; the old one stops verifying at once (retries too). */
+    const rotateSecret = Effect.fn("Alerts.rotateSecret")(function*(orgId: string, id: string) {
+      const row = yield* Effect.orDie(findRule(orgId, id))
+      if (Option.isNone(row)) return yield* ruleNotFound(id)
+      return { signing_secret: yield* Effect.orDie(replaceSecret(sql, id)) }
+    })
+
+    /** Sends an `alert.test` event to every channel of the rule, now, and reports each outcome. */
+    const testRule = Effect.fn("Alerts.testRule")(function*(orgId: string, id: string) {
+      const row = yield* Effect.orDie(findRule(orgId, id))
+      if (Option.isNone(row)) return yield* ruleNotFound(id)
+      const secret = yield* Effect.orDie(signingSecretOf(id))
+      const now = yield* Clock.currentTimeMillis
+      const body = JSON.stringify({ event: "alert.test", rule_id: id, rule_name: row.value.name, sent_at: new Date(now).toISOString() })
+      return yield* testChannels(JSON.parse(row.value.channels), "alert.test", body, Option.getOrElse(secret, () => ""), `[domain-intel] Test: ${row.value.name}`)
+    })
 
     const listRules = Effect.fn("Alerts.listRules")(function*(orgId: string) {
       const rows = yield* sql.unsafe<RuleRow>(ruleReads.list, [orgId])
@@ -109,6 +134,7 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
     const deleteRule = Effect.fn("Alerts.deleteRule")(function*(orgId: string, id: string) {
       const rows = yield* Effect.orDie(sql`DELETE FROM alert_rules WHERE id = ${id} AND org_id = ${orgId} RETURNING id`)
       if (rows.length === 0) return yield* ruleNotFound(id)
+      yield* Effect.orDie(sql`DELETE FROM webhook_secrets WHERE owner_id = ${id}`)
     })
 
     const history = Effect.fn("Alerts.history")(function*(
@@ -130,7 +156,7 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
     })
 
     /** Queues one notification per channel of the rule (call inside the transaction). */
-    const enqueue = (alert: AlertRow, event: AlertEvent, rule: Pick<RuleRow, "name" | "channels">, now: number) =>
+    const enqueue = (alert: AlertRow, event: AlertEvent, rule: Pick<RuleRow, "id" | "name" | "channels">, now: number) =>
       Effect.gen(function*() {
         const channels = JSON.parse(rule.channels) as ReadonlyArray<Channel>
         if (channels.length === 0) return
@@ -139,6 +165,8 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
           sql.insert(channels.map((c) => ({
             alert_id: alert.id,
             org_id: alert.org_id,
+            owner_id: rule.id,
+            webhook_id: newWebhookId(),
             event,
             channel_type: c.type,
             destination: c.type === "webhook" ? c.url : c.address,
@@ -213,6 +241,6 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
       }))
     }, Effect.orDie)
 
-    return { createRule, listRules, getRule, updateRule, deleteRule, history, getAlert, acknowledge, resolve, trigger } as const
+    return { createRule, rotateSecret, testRule, listRules, getRule, updateRule, deleteRule, history, getAlert, acknowledge, resolve, trigger } as const
   })
 }) {}

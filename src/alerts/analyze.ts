@@ -2,7 +2,7 @@
  * Alerting rules of the road (pure): comparisons, the fire decision, retry backoff, webhook
  * signatures and the wire form of rules and alerts. No Effect, no I/O.
  */
-import { createHmac } from "node:crypto"
+import { createHmac, randomBytes } from "node:crypto"
 import type { Metric } from "../analytics/analyze"
 
 export type Operator = "gt" | "gte" | "lt" | "lte"
@@ -62,11 +62,26 @@ export const backoffMs = (attempt: number, baseMs: number): number =>
 /** Attempts after which a webhook delivery is given up (status `failed`). */
 export const MAX_ATTEMPTS = 12
 
-export const SIGNATURE_HEADER = "X-Domain-Intel-Signature"
+/** A fresh Standard Webhooks secret: `whsec_` + base64 of 32 random bytes. */
+export const newSigningSecret = (): string => `whsec_${randomBytes(32).toString("base64")}`
 
-/** `sha256=<hex HMAC-SHA256(secret, body)>` over the exact bytes of the request body. */
-export const signature = (secret: string, body: string): string =>
-  `sha256=${createHmac("sha256", secret).update(body, "utf8").digest("hex")}`
+/** The HMAC key of a `whsec_<base64>` secret: the base64-decoded part after the prefix. */
+export const signingKey = (secret: string): Buffer =>
+  Buffer.from(secret.startsWith("whsec_") ? secret.slice("whsec_".length) : secret, "base64")
+
+/**
+ * The Standard Webhooks 1.0 headers of one delivery: `webhook-signature` is `v1,` + base64
+ * HMAC-SHA256 over `"<id>.<timestamp>.<body>"` keyed with the decoded secret.
+ */
+export const webhookHeaders = (secret: string, webhookId: string, timestampS: number, body: string) => ({
+  "webhook-id": webhookId,
+  "webhook-timestamp": String(timestampS),
+  "webhook-signature": `v1,${
+    createHmac("sha256", signingKey(secret)).update(`${webhookId}.${timestampS}.${body}`, "utf8").digest("base64")
+  }`
+})
+
+export const newWebhookId = (): string => `msg_${randomBytes(12).toString("hex")}`
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
 
@@ -130,7 +145,7 @@ export const alertJson = (a: AlertRow) => ({
 })
 export type AlertJson = ReturnType<typeof alertJson>
 
-export type AlertEvent = "alert.triggered" | "alert.resolved"
+export type AlertEvent = "alert.triggered" | "alert.resolved" | "alert.test" | "monitor.failed" | "monitor.recovered"
 
 /** The webhook body: the alert record, plus the event and the rule's name. */
 export const webhookBody = (event: AlertEvent, alert: AlertJson, ruleName: string) =>
