@@ -6,6 +6,7 @@ import { InternalErrorWire, InvalidRequestWire } from "./domain/errors"
 import { CtApi } from "./ct/api"
 import { DnsApi } from "./dns/api"
 import { FreshnessApi } from "./freshness/api"
+import { MonitorsApi } from "./monitors/api"
 import { NetworkApi } from "./network/api"
 import { SystemApi } from "./system/api"
 import { WafApi } from "./waf/api"
@@ -19,8 +20,9 @@ export class Api extends HttpApi.make("domain-intel")
   .add(CtApi)
   .add(FreshnessApi)
   .add(WafApi)
+  .add(MonitorsApi)
   .addError(InvalidRequestWire)
   .addError(InternalErrorWire)
   .annotate(OpenApi.Title, "domain-intel")
-  .annotate(OpenApi.Description, "Domain intelligence API: freshness, WAF, uptime, DNS hygiene, CT logs, MCP, analytics and alerts")
+  .annotate(OpenApi.Description, "Domain intelligence API: freshness, WAF, uptime, DNS hygiene, CT logs, MCP, analytics, alerts and monitors")
 {}

@@ -63,6 +63,12 @@ export interface AppConfigShape {
   readonly requestLogRetentionDays: number
   /** First retry delay of a failed webhook delivery; doubles per attempt (the README (Account analytics and alerting)). */
   readonly webhookRetryBaseMs: number
+  /** Shortest monitor interval (MONITOR_MIN_INTERVAL_S, default 60; zone, CT and certificate kinds 10×). */
+  readonly monitorMinIntervalS: number
+  /** Monitor runs in flight per instance (MONITOR_CONCURRENCY, default 16). */
+  readonly monitorConcurrency: number
+  /** Days monitor results are kept (MONITOR_RESULT_RETENTION_DAYS, default 35: the 30d uptime window and more). */
+  readonly monitorResultRetentionDays: number
   /** Serve the hot read-only account GETs on the fast path (src/http/FastPath.ts; FAST_PATH, default true). */
   readonly fastPath: boolean
 }
@@ -91,6 +97,9 @@ const config = Config.all({
   logFormat: Config.string("LOG_FORMAT").pipe(Config.withDefault("json")),
   requestLogRetentionDays: Config.integer("REQUEST_LOG_RETENTION_DAYS").pipe(Config.withDefault(90)),
   webhookRetryBaseMs: Config.integer("WEBHOOK_RETRY_BASE_MS").pipe(Config.withDefault(5000)),
+  monitorMinIntervalS: Config.integer("MONITOR_MIN_INTERVAL_S").pipe(Config.withDefault(60)),
+  monitorConcurrency: Config.integer("MONITOR_CONCURRENCY").pipe(Config.withDefault(16)),
+  monitorResultRetentionDays: Config.integer("MONITOR_RESULT_RETENTION_DAYS").pipe(Config.withDefault(35)),
   fastPath: Config.boolean("FAST_PATH").pipe(Config.withDefault(true))
 })
 

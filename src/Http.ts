@@ -29,6 +29,7 @@ import { Quota } from "./metering/Quota"
 import { RequestLog } from "./metering/RequestLog"
 import { CtHistory } from "./mcp/CtHistory"
 import { McpLive, mcpRawRoutes } from "./mcp/http"
+import { MonitorsLive } from "./monitors/http"
 import { NetworkLive } from "./network/http"
 import { HttpProbe } from "./probe/HttpProbe"
 import { ReadStore } from "./store/ReadStore"
@@ -50,7 +51,7 @@ export const ServicesLive = Bearer.Default.pipe(
   Layer.provideMerge(SqlLive)
 )
 
-const GroupsLive = Layer.mergeAll(SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive).pipe(
+const GroupsLive = Layer.mergeAll(SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive, MonitorsLive).pipe(
   Layer.provide(Layer.mergeAll(ContentFreshness.Live, WafDetection.Live))
 )
 

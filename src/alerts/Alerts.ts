@@ -6,7 +6,7 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option } from "effect"
 import { signingSecretOf } from "./Outbox"
-import { replaceSecret, testChannels } from "./testSend"
+import { enqueueNotifications, replaceSecret, testChannels } from "./testSend"
 import { randomBytes } from "node:crypto"
 import type { Metric } from "../analytics/analyze"
 import { AlertAlreadyResolved, NotFound } from "../domain/errors"
@@ -139,11 +139,19 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
 
     const history = Effect.fn("Alerts.history")(function*(
       orgId: string,
-      filter: { readonly status?: AlertStatus; readonly rule_id?: string; readonly limit?: number }
+      filter: {
+        readonly status?: AlertStatus
+        readonly rule_id?: string
+        readonly monitor_id?: string
+        readonly source?: "rule" | "monitor"
+        readonly limit?: number
+      }
     ) {
       const conds = [sql`org_id = ${orgId}`]
       if (filter.status) conds.push(sql`status = ${filter.status}`)
       if (filter.rule_id) conds.push(sql`rule_id = ${filter.rule_id}`)
+      if (filter.monitor_id) conds.push(sql`monitor_id = ${filter.monitor_id}`)
+      if (filter.source) conds.push(sql`source = ${filter.source}`)
       const rows = yield* sql<AlertRow>`SELECT * FROM alerts WHERE ${sql.and(conds)}
         ORDER BY triggered_at DESC, id DESC LIMIT ${filter.limit ?? 100}`
       return rows.map(alertJson)
@@ -157,28 +165,13 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
 
     /** Queues one notification per channel of the rule (call inside the transaction). */
     const enqueue = (alert: AlertRow, event: AlertEvent, rule: Pick<RuleRow, "id" | "name" | "channels">, now: number) =>
-      Effect.gen(function*() {
-        const channels = JSON.parse(rule.channels) as ReadonlyArray<Channel>
-        if (channels.length === 0) return
-        const payload = webhookBody(event, alertJson(alert), rule.name)
-        yield* sql`INSERT INTO alert_outbox ${
-          sql.insert(channels.map((c) => ({
-            alert_id: alert.id,
-            org_id: alert.org_id,
-            owner_id: rule.id,
-            webhook_id: newWebhookId(),
-            event,
-            channel_type: c.type,
-            destination: c.type === "webhook" ? c.url : c.address,
-            payload,
-            status: "pending",
-            attempts: 0,
-            next_attempt_at: now,
-            created_at: now
-          })))
-        }`
-      })
+      enqueueNotifications(sql, alert, event, rule, now)
 
+    /** The rule or monitor that owns the alert: its id (the signer), name and channels. */
+    const ownerOf = (alert: AlertRow) =>
+      alert.source === "monitor"
+        ? sql<Pick<RuleRow, "id" | "name" | "channels">>`SELECT id, name, channels FROM monitors WHERE id = ${alert.monitor_id}`
+        : sql<Pick<RuleRow, "id" | "name" | "channels">>`SELECT id, name, channels FROM alert_rules WHERE id = ${alert.rule_id}`
     /** pending → acknowledged. Acknowledging twice is harmless; a resolved alert is 409. */
     const acknowledge = Effect.fn("Alerts.acknowledge")(function*(orgId: string, id: string) {
       const now = yield* Clock.currentTimeMillis
@@ -203,8 +196,10 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
             resolution_notes = ${notes}
           WHERE id = ${id} AND org_id = ${orgId} AND status IN ('pending', 'acknowledged') RETURNING *`
         if (rows.length === 0) return Option.none<AlertRow>()
-        const rule = yield* sql<RuleRow>`SELECT * FROM alert_rules WHERE id = ${rows[0].rule_id}`
-        if (rule[0]) yield* enqueue(rows[0], "alert.resolved", rule[0], now)
+        const owner = yield* ownerOf(rows[0])
+        if (owner[0]) {
+          yield* enqueue(rows[0], rows[0].source === "monitor" ? "monitor.recovered" : "alert.resolved", owner[0], now)
+        }
         return Option.some(rows[0])
       })))
       if (Option.isSome(resolved)) return alertJson(resolved.value)
@@ -224,7 +219,9 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
         const alert: AlertRow = {
           id: newId("alert"),
           org_id: rule.org_id,
+          source: "rule",
           rule_id: rule.id,
+          monitor_id: null,
           status: "pending",
           metric: rule.metric,
           observed_value: observed,

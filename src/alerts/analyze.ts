@@ -4,6 +4,7 @@
  */
 import { createHmac, randomBytes } from "node:crypto"
 import type { Metric } from "../analytics/analyze"
+import type { MonitorKind } from "../monitors/kinds"
 
 export type Operator = "gt" | "gte" | "lt" | "lte"
 export type AlertStatus = "pending" | "acknowledged" | "resolved"
@@ -116,12 +117,17 @@ export const ruleJson = (r: RuleRow) => ({
   last_triggered_at: iso(r.last_triggered_at)
 })
 
+export type AlertSource = "rule" | "monitor"
+
 export interface AlertRow {
   readonly id: string
   readonly org_id: string
-  readonly rule_id: string
+  readonly source: AlertSource
+  readonly rule_id: string | null
+  readonly monitor_id: string | null
   readonly status: AlertStatus
-  readonly metric: Metric
+  /** A rule's metric, or for a monitor alert the monitor's kind. */
+  readonly metric: Metric | MonitorKind
   readonly observed_value: number
   readonly threshold_value: number
   readonly triggered_at: number
@@ -132,7 +138,9 @@ export interface AlertRow {
 
 export const alertJson = (a: AlertRow) => ({
   id: a.id,
+  source: a.source,
   rule_id: a.rule_id,
+  monitor_id: a.monitor_id,
   status: a.status,
   metric: a.metric,
   observed_value: a.observed_value,
@@ -147,6 +155,18 @@ export type AlertJson = ReturnType<typeof alertJson>
 
 export type AlertEvent = "alert.triggered" | "alert.resolved" | "alert.test" | "monitor.failed" | "monitor.recovered"
 
-/** The webhook body: the alert record, plus the event and the rule's name. */
-export const webhookBody = (event: AlertEvent, alert: AlertJson, ruleName: string) =>
-  JSON.stringify({ event, ...alert, rule_name: ruleName })
+/**
+ * The webhook body: the alert record plus the event and the owner's name (`rule_name` for a
+ * rule's alert; `monitor_name` and any `extra` fields, such as the run summary, for a monitor's).
+ */
+export const webhookBody = (
+  event: AlertEvent,
+  alert: AlertJson,
+  ownerName: string,
+  extra: Record<string, unknown> = {}
+) =>
+  JSON.stringify(
+    alert.source === "monitor"
+      ? { event, ...alert, monitor_name: ownerName, ...extra }
+      : { event, ...alert, rule_name: ownerName, ...extra }
+  )

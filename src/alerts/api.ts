@@ -3,6 +3,7 @@ import { Schema } from "effect"
 import { Auth } from "../auth/Auth"
 import { AlertAlreadyResolvedWire, NotFoundWire, TargetForbiddenWire } from "../domain/errors"
 import { PlanLabel } from "../http/RouteTable"
+import { MonitorKind } from "../monitors/kinds"
 import { parseTarget } from "../probe/guard"
 
 export const Metric = Schema.Literal(
@@ -105,11 +106,13 @@ export const Rule = Schema.Struct({
 
 export const Alert = Schema.Struct({
   id: Schema.String,
-  rule_id: Schema.String,
+  source: Schema.Literal("rule", "monitor"),
+  rule_id: Schema.NullOr(Schema.String),
+  monitor_id: Schema.NullOr(Schema.String),
   status: AlertStatus,
-  metric: Metric,
-  observed_value: Schema.Number,
-  threshold_value: Schema.Number,
+  metric: Schema.Union(Metric, MonitorKind).annotations({ description: "the rule's metric, or the monitor's kind" }),
+  observed_value: Schema.Number.annotations({ description: "a monitor alert: consecutive failed runs" }),
+  threshold_value: Schema.Number.annotations({ description: "a monitor alert: its failures_before_alert" }),
   triggered_at: Schema.String,
   acknowledged_at: Schema.NullOr(Schema.String),
   resolved_at: Schema.NullOr(Schema.String),
@@ -181,6 +184,8 @@ export class AlertsApi extends HttpApiGroup.make("alerts")
       .setUrlParams(Schema.Struct({
         status: Schema.optional(AlertStatus),
         rule_id: Schema.optional(Schema.String.pipe(Schema.maxLength(100))),
+        monitor_id: Schema.optional(Schema.String.pipe(Schema.maxLength(100))),
+        source: Schema.optional(Schema.Literal("rule", "monitor")),
         limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 500)).annotations({
           description: "1-500, default 100; newest first"
         }))

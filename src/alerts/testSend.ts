@@ -1,15 +1,57 @@
 /**
- * Shared by rules and monitors: replacing a signing secret, and the synchronous test send to a
- * list of channels (`POST /v1/alerts/rules/{id}/test`), which bypasses the outbox and reports
+ * Shared by rules and monitors: queueing an alert's notifications, replacing a signing secret,
+ * and the synchronous test send to a list of channels (`POST /v1/alerts/rules/{id}/test`), which bypasses the outbox and reports
  * each channel's outcome.
  */
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option } from "effect"
 import type { AppConfig } from "../Config"
 import type { DnsResolver } from "../dns/DnsResolver"
-import { type Channel, newSigningSecret, newWebhookId } from "./analyze"
+import {
+  type AlertEvent,
+  alertJson,
+  type AlertRow,
+  type Channel,
+  newSigningSecret,
+  newWebhookId,
+  webhookBody
+} from "./analyze"
 import { EmailSender } from "./Outbox"
 import { sendWebhook } from "./webhook"
+
+/**
+ * Queues one notification per channel of the owner (a rule or a monitor: its id signs them);
+ * call inside the transaction that changes the alert.
+ */
+export const enqueueNotifications = (
+  sql: SqlClient.SqlClient,
+  alert: AlertRow,
+  event: AlertEvent,
+  owner: { readonly id: string; readonly name: string; readonly channels: string },
+  now: number,
+  extra: Record<string, unknown> = {}
+) =>
+  Effect.gen(function*() {
+    const channels = JSON.parse(owner.channels) as ReadonlyArray<Channel>
+    if (channels.length === 0) return
+    const payload = webhookBody(event, alertJson(alert), owner.name, extra)
+    yield* sql`INSERT INTO alert_outbox ${
+      sql.insert(channels.map((c) => ({
+        alert_id: alert.id,
+        org_id: alert.org_id,
+        owner_id: owner.id,
+        webhook_id: newWebhookId(),
+        event,
+        channel_type: c.type,
+        destination: c.type === "webhook" ? c.url : c.address,
+        payload,
+        status: "pending",
+        attempts: 0,
+        next_attempt_at: now,
+        created_at: now
+      })))
+    }`
+  })
 
 /** Issues a fresh secret for the owner (a rule or monitor id), replacing any previous one. */
 export const replaceSecret = (sql: SqlClient.SqlClient, ownerId: string) =>

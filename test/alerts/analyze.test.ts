@@ -55,7 +55,7 @@ describe("backoff and signature", () => {
   })
   test("Standard Webhooks signature: v1, base64 HMAC-SHA256 of id.timestamp.body, keyed with the decoded secret", () => {
     const body = webhookBody("alert.triggered", alertJson({
-      id: "alert_1", org_id: "o", rule_id: "rule_1", status: "pending", metric: "error_rate",
+      id: "alert_1", org_id: "o", source: "rule", rule_id: "rule_1", monitor_id: null, status: "pending", metric: "error_rate",
       observed_value: 12.5, threshold_value: 5, triggered_at: NOW, acknowledged_at: null, resolved_at: null,
       resolution_notes: null
     }), "errors")
@@ -74,7 +74,7 @@ describe("backoff and signature", () => {
   })
   test("time to resolution is measured from the trigger", () => {
     const a = alertJson({
-      id: "a", org_id: "o", rule_id: "r", status: "resolved", metric: "request_count", observed_value: 1,
+      id: "a", org_id: "o", source: "rule", rule_id: "r", monitor_id: null, status: "resolved", metric: "request_count", observed_value: 1,
       threshold_value: 1, triggered_at: NOW, acknowledged_at: null, resolved_at: NOW + 90_500, resolution_notes: "x"
     })
     expect(a.time_to_resolution_seconds).toBe(90.5)

@@ -13,10 +13,11 @@ const migrate = (record: Record<string, Effect.Effect<void, unknown, SqlClient.S
   SqliteMigrator.run({ loader: Migrator.fromRecord(record) }).pipe(Effect.provide(BunContext.layer))
 
 test("existing rules get fresh secrets; queued rows get their signer and a stable webhook id", async () => {
-  const { "0020_webhook_secrets": _, ...before } = migrations
+  const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => Number(name.slice(0, 4)) < 20))
   const program = Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     yield* migrate(before as any)
+    expect(yield* sql`SELECT name FROM sqlite_master WHERE name = 'webhook_secrets'`).toEqual([])
     for (const id of ["rule_a", "rule_b"]) {
       yield* sql`INSERT INTO alert_rules (id, org_id, name, metric, operator, threshold_value, window_minutes, channels,
         cooldown_minutes, enabled, created_at, updated_at) VALUES (${id}, 'org', 'n', 'request_count', 'gt', 1, 5, '[]', 0, 1, 0, 0)`
@@ -33,6 +34,10 @@ test("existing rules get fresh secrets; queued rows get their signer and a stabl
     const rows = yield* sql<{ owner_id: string; webhook_id: string; claimed_until: number | null }>`
       SELECT owner_id, webhook_id, claimed_until FROM alert_outbox`
     expect(rows).toEqual([{ owner_id: "rule_b", webhook_id: expect.stringMatching(/^msg_\d+$/), claimed_until: null }])
+    // 0050 kept the alert, now a rule's
+    expect(yield* sql`SELECT id, source, rule_id, monitor_id FROM alerts`).toEqual([
+      { id: "alert_1", source: "rule", rule_id: "rule_b", monitor_id: null }
+    ])
   })
   await Effect.runPromise(program.pipe(Effect.provide(SqliteClient.layer({ filename: ":memory:" })), Effect.scoped))
 })
