@@ -30,6 +30,7 @@ import { RequestLog } from "./metering/RequestLog"
 import { CtHistory } from "./mcp/CtHistory"
 import { McpLive, mcpRawRoutes } from "./mcp/http"
 import { MonitorsLive } from "./monitors/http"
+import { MonitorsWorkers } from "./monitors/Scheduler"
 import { NetworkLive } from "./network/http"
 import { HttpProbe } from "./probe/HttpProbe"
 import { ReadStore } from "./store/ReadStore"
@@ -55,8 +56,8 @@ const GroupsLive = Layer.mergeAll(SystemLive, NetworkLive, AnalyticsLive, Alerts
   Layer.provide(Layer.mergeAll(ContentFreshness.Live, WafDetection.Live))
 )
 
-/** Background fibers (alert evaluator and outbox, request-log pruning), scoped to the server. */
-const WorkersLive = Layer.mergeAll(AlertsWorkers, AnalyticsWorkers)
+/** Background fibers (alert evaluator and outbox, request-log pruning, monitor scheduler), scoped to the server. */
+const WorkersLive = Layer.mergeAll(AlertsWorkers, AnalyticsWorkers, MonitorsWorkers)
 
 const ApiLive = HttpApiBuilder.api(Api).pipe(
   Layer.provide(GroupsLive),

@@ -197,9 +197,8 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
           WHERE id = ${id} AND org_id = ${orgId} AND status IN ('pending', 'acknowledged') RETURNING *`
         if (rows.length === 0) return Option.none<AlertRow>()
         const owner = yield* ownerOf(rows[0])
-        if (owner[0]) {
-          yield* enqueue(rows[0], rows[0].source === "monitor" ? "monitor.recovered" : "alert.resolved", owner[0], now)
-        }
+        // Resolved by hand (a monitor's alert too): `alert.resolved`; a monitor's own recovery is `monitor.recovered`.
+        if (owner[0]) yield* enqueue(rows[0], "alert.resolved", owner[0], now)
         return Option.some(rows[0])
       })))
       if (Option.isSome(resolved)) return alertJson(resolved.value)
