@@ -216,11 +216,11 @@ export const firstRunAt = (now: number, intervalMs: number, random: number): num
 
 /**
  * What a claim does with a due monitor. On time (less than one interval late): run, next run one
- * interval after this one's due time (the cadence does not drift). A whole interval or more late
- * (the service was down): do not catch up; skip to a jittered time, so a restart is no burst.
+ * interval after this one's due time (the cadence does not drift). More than a whole interval
+ * late (the service was down): do not catch up; skip to a jittered time, so a restart is no burst.
  */
 export const planClaim = (due: number, now: number, intervalMs: number, random: number) =>
-  now - due >= intervalMs
+  now - due > intervalMs
     ? { run: false, next: firstRunAt(now, intervalMs, random) } as const
     : { run: true, next: due + intervalMs } as const
 
