@@ -43,7 +43,7 @@ const check = (m: MonitorRow) => {
     case "ct_new_certificate":
       return Effect.flatMap(CtAggregator, (ct) => ct.lookup(m.target))
     case "zone_hygiene":
-      return Effect.flatMap(ZoneHygiene, (z) => z.audit(m.target))
+      return Effect.flatMap(ZoneHygiene, (z) => z.audit(m.target, m.org_id))
     case "waf":
       return Effect.flatMap(WafDetection, (w) => w.detect({ domain: m.target, activeProbe: false, auditToken: undefined }))
   }

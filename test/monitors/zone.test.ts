@@ -18,6 +18,7 @@ test("zone_hygiene: ok on the clean zone, not ok once the test breaks its DNS", 
     dnsResolvers: parseResolverList(lab.resolver),
     dnsAuthPort: lab.port,
     dnsTimeoutMs: 1000,
+    zoneAuditCacheTtlS: 0, // every run audits afresh (the cache would serve the pre-break report)
     dnssecTrustAnchors: Option.some(lab.anchorsFile)
   })
   try {

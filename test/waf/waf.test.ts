@@ -267,6 +267,8 @@ describe("active probe", () => {
     expect(canaryHits[0].path).toMatch(/^\/__domain-intel-canary-[0-9a-f]{16}$/)
     expect(o.seen.filter((s) => s.path === "/").length).toBe(1)
     expect(dns.queries).toContain("_domain-intel-verify.owned.test TXT")
+    // The ownership proof is fetched over TCP (no off-path UDP spoofing).
+    expect(dns.tcpQueries).toContain("_domain-intel-verify.owned.test TXT")
   })
 
   test("an origin that blocks nothing: enforcement none, recommendations per canary", async () => {
