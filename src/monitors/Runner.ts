@@ -5,6 +5,7 @@
  * category `monitors` (quota and request log). When the organization's quota is used up the run
  * is skipped: no result, no alert.
  */
+import { SqlClient } from "@effect/sql"
 import { Clock, Duration, Effect, Option } from "effect"
 import { Keys } from "../auth/Keys"
 import { CtAggregator } from "../ct/CtAggregator"
@@ -70,10 +71,13 @@ export const runMonitor = (m: MonitorRow, scheduledFor: number, runner: string) 
     const keys = yield* Keys
     const quota = yield* Quota
     const log = yield* RequestLog
+    const sql = yield* SqlClient.SqlClient
+    // A skipped run frees its claim at once (its next due time is already set).
+    const release = sql`UPDATE monitors SET claimed_until = NULL WHERE id = ${m.id}`
     const org = yield* keys.orgById(m.org_id)
-    if (Option.isNone(org)) return "no_org" as const
+    if (Option.isNone(org)) return yield* Effect.as(release, "no_org" as const)
     const decision = yield* quota.consume(org.value)
-    if (decision._tag === "Exceeded") return "quota_exceeded" as const
+    if (decision._tag === "Exceeded") return yield* Effect.as(release, "quota_exceeded" as const)
     const startedAt = yield* Clock.currentTimeMillis
     const t0 = performance.now()
     const verdict: Verdict = yield* judge(m)

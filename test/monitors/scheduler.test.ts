@@ -12,7 +12,7 @@ import { DnsResolver } from "../../src/dns/DnsResolver"
 import { failedRun, type Verdict } from "../../src/monitors/analyze"
 import { Monitors } from "../../src/monitors/Monitors"
 import { recordRun } from "../../src/monitors/record"
-import { claimDue } from "../../src/monitors/Scheduler"
+import { claimDue, pruneResults } from "../../src/monitors/Scheduler"
 import { runTest, storeLayer } from "../analytics/support"
 
 const NOW = Date.UTC(2026, 4, 20, 9, 0, 0)
@@ -173,5 +173,22 @@ describe("run state and alert transitions", () => {
       yield* TestClock.adjust("10 minutes")
       steps.push(yield* run(id, bad, (t += 60_000)))
       expect(steps).toEqual(["open", "recover", "none", "none", "open"])
+    }), { layer, now: NOW }))
+})
+
+describe("retention", () => {
+  test("results older than MONITOR_RESULT_RETENTION_DAYS are pruned", () =>
+    runTest(Effect.gen(function*() {
+      const { ids } = yield* setup(1, 60)
+      const ok: Verdict = { ok: true, summary: "fine", report: {}, baseline: null }
+      yield* recordRun({ monitorId: ids[0], scheduledFor: NOW, startedAt: NOW, durationMs: 1, verdict: ok, runner: "t" })
+      yield* TestClock.adjust("34 days")
+      yield* recordRun({ monitorId: ids[0], scheduledFor: NOW + 1, startedAt: NOW + 34 * 86_400_000, durationMs: 1, verdict: ok, runner: "t" })
+      yield* pruneResults
+      const sql = yield* SqlClient.SqlClient
+      expect((yield* sql<{ n: number }>`SELECT COUNT(*) AS n FROM monitor_results`)[0].n).toBe(2)
+      yield* TestClock.adjust("2 days") // the first is now 36 days old (retention 35)
+      yield* pruneResults
+      expect((yield* sql<{ scheduled_for: number }>`SELECT scheduled_for FROM monitor_results`).map((r) => r.scheduled_for)).toEqual([NOW + 1])
     }), { layer, now: NOW }))
 })
