@@ -39,15 +39,6 @@ export type RulePatch = Partial<Omit<RuleInput, "metric">>
 
 const newId = (prefix: string) => `${prefix}_${randomBytes(10).toString("hex")}`
 
-/**
- * The rule reads, as SQL text with `?` placeholders: the Effect path runs them through
- * @effect/sql, the fast path (src/alerts/fastRoutes.ts) through the ReadStore, the same text.
- */
-export const ruleReads = {
-  list: "SELECT * FROM alert_rules WHERE org_id = ? ORDER BY created_at, id",
-  one: "SELECT * FROM alert_rules WHERE id = ? AND org_id = ?"
-} as const
-
 const ruleNotFound = (id: string) => new NotFound({ message: `no alert rule ${id}` })
 const alertNotFound = (id: string) => new NotFound({ message: `no alert ${id}` })
 
@@ -56,7 +47,7 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
     const sql = yield* SqlClient.SqlClient
 
     const findRule = (orgId: string, id: string) =>
-      sql.unsafe<RuleRow>(ruleReads.one, [id, orgId]).pipe(
+      sql<RuleRow>`SELECT * FROM alert_rules WHERE id = ${id} AND org_id = ${orgId}`.pipe(
         Effect.map((rows) => Option.fromNullable(rows[0]))
       )
 
@@ -103,7 +94,7 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
     })
 
     const listRules = Effect.fn("Alerts.listRules")(function*(orgId: string) {
-      const rows = yield* sql.unsafe<RuleRow>(ruleReads.list, [orgId])
+      const rows = yield* sql<RuleRow>`SELECT * FROM alert_rules WHERE org_id = ${orgId} ORDER BY created_at, id`
       return rows.map(ruleJson)
     }, Effect.orDie)
 

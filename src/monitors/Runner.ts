@@ -8,6 +8,7 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Duration, Effect, Option } from "effect"
 import { Keys } from "../auth/Keys"
+import { AppConfig } from "../Config"
 import { CtAggregator } from "../ct/CtAggregator"
 import { ZoneHygiene } from "../dns/zone/ZoneHygiene"
 import { CertInspector } from "../mcp/CertInspector"
@@ -23,8 +24,6 @@ import { certTarget, vetMonitorTarget } from "./target"
 
 /** The http_check timeout a monitor uses; its run deadline is this plus 2 s, as for the operation. */
 export const HTTP_TIMEOUT_MS = 10_000
-/** Every other kind's run deadline (the operations' default deadline). */
-export const RUN_DEADLINE_MS = 25_000
 
 const messageOf = (e: unknown) =>
   typeof e === "object" && e !== null && "message" in e ? String((e as { message: unknown }).message) : String(e)
@@ -54,7 +53,9 @@ const check = (m: MonitorRow) => {
 export const judge = (m: MonitorRow) =>
   Effect.gen(function*() {
     const previous: Baseline | null = m.baseline === null ? null : JSON.parse(m.baseline)
-    const deadline = m.kind === "http_check" ? HTTP_TIMEOUT_MS + 2_000 : RUN_DEADLINE_MS
+    const config = yield* AppConfig
+    // As for the REST operations: http-check's timeout + 2 s, every other kind OPERATION_DEADLINE_MS.
+    const deadline = m.kind === "http_check" ? HTTP_TIMEOUT_MS + 2_000 : config.operationDeadlineMs
     const outcome = yield* vetMonitorTarget(m.kind, m.target).pipe(
       Effect.zipRight(Effect.suspend((): Effect.Effect<unknown, unknown, CheckServices> => check(m))),
       Effect.timeoutFail({ duration: Duration.millis(deadline), onTimeout: () => ({ message: `no answer within ${deadline / 1000} s` }) }),

@@ -19,10 +19,10 @@ import { Outbound } from "../mcp/Outbound"
 import { WafDetection } from "../waf/WafDetection"
 import { planClaim } from "./analyze"
 import type { MonitorRow } from "./rows"
-import { RUN_DEADLINE_MS, runMonitor } from "./Runner"
+import { HTTP_TIMEOUT_MS, runMonitor } from "./Runner"
 
 /** A claim outlives the longest run deadline; a crashed runner's monitor is free again after it. */
-const CLAIM_MS = RUN_DEADLINE_MS + 30_000
+const claimMs = (operationDeadlineMs: number) => Math.max(operationDeadlineMs, HTTP_TIMEOUT_MS + 2_000) + 30_000
 const TICK_MS = 200
 
 export interface Claimed {
@@ -35,6 +35,7 @@ export interface Claimed {
 export const claimDue = (limit: number, random: () => number = Math.random) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const config = yield* AppConfig
     const now = yield* Clock.currentTimeMillis
     const due = yield* sql<{ id: string; next_run_at: number; interval_seconds: number }>`
       SELECT id, next_run_at, interval_seconds FROM monitors
@@ -49,7 +50,7 @@ export const claimDue = (limit: number, random: () => number = Math.random) =>
         yield* sql`UPDATE monitors SET next_run_at = ${plan.next} WHERE id = ${d.id} AND next_run_at = ${at}`
         continue
       }
-      const rows = yield* sql<MonitorRow>`UPDATE monitors SET next_run_at = ${plan.next}, claimed_until = ${now + CLAIM_MS}
+      const rows = yield* sql<MonitorRow>`UPDATE monitors SET next_run_at = ${plan.next}, claimed_until = ${now + claimMs(config.operationDeadlineMs)}
         WHERE id = ${d.id} AND enabled = 1 AND next_run_at = ${at} AND (claimed_until IS NULL OR claimed_until < ${now})
         RETURNING *`
       if (rows[0]) claimed.push({ monitor: rows[0], due: at })

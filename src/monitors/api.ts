@@ -3,7 +3,7 @@ import { Schema } from "effect"
 import { Channel, ChannelOut, SigningSecret } from "../alerts/api"
 import { Auth } from "../auth/Auth"
 import { NotFoundWire, PlanForbiddenWire, TargetForbiddenWire } from "../domain/errors"
-import { PlanLabel } from "../http/RouteTable"
+import { PlanLabel } from "../http/Operation"
 import type { Conditions } from "./analyze"
 import { MonitorKind } from "./kinds"
 

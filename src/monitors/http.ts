@@ -2,7 +2,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { checkChannels } from "../alerts/http"
 import { Api } from "../Api"
-import { CurrentOrg } from "../auth/Auth"
+import { Caller } from "../auth/Caller"
 import { Monitors } from "./Monitors"
 
 export const MonitorsLive = HttpApiBuilder.group(Api, "monitors", (handlers) =>
@@ -11,25 +11,25 @@ export const MonitorsLive = HttpApiBuilder.group(Api, "monitors", (handlers) =>
     return handlers
       .handle("createMonitor", ({ payload }) =>
         Effect.gen(function*() {
-          const org = yield* CurrentOrg
+          const { org } = yield* Caller
           yield* checkChannels(payload.channels)
           return yield* monitors.create(org, payload)
         }))
       .handle("listMonitors", () =>
-        Effect.flatMap(CurrentOrg, (org) => Effect.map(monitors.list(org.id), (list) => ({ monitors: list }))))
+        Effect.flatMap(Caller, ({ org }) => Effect.map(monitors.list(org.id), (list) => ({ monitors: list }))))
       .handle("getMonitor", ({ path }) =>
-        Effect.flatMap(CurrentOrg, (org) => Effect.map(monitors.get(org.id, path.id), (monitor) => ({ monitor }))))
+        Effect.flatMap(Caller, ({ org }) => Effect.map(monitors.get(org.id, path.id), (monitor) => ({ monitor }))))
       .handle("updateMonitor", ({ path, payload }) =>
         Effect.gen(function*() {
-          const org = yield* CurrentOrg
+          const { org } = yield* Caller
           yield* checkChannels(payload.channels)
           return { monitor: yield* monitors.update(org.id, path.id, payload) }
         }))
-      .handle("deleteMonitor", ({ path }) => Effect.flatMap(CurrentOrg, (org) => monitors.remove(org.id, path.id)))
-      .handle("rotateMonitorSecret", ({ path }) => Effect.flatMap(CurrentOrg, (org) => monitors.rotateSecret(org.id, path.id)))
+      .handle("deleteMonitor", ({ path }) => Effect.flatMap(Caller, ({ org }) => monitors.remove(org.id, path.id)))
+      .handle("rotateMonitorSecret", ({ path }) => Effect.flatMap(Caller, ({ org }) => monitors.rotateSecret(org.id, path.id)))
       .handle("listMonitorResults", ({ path, urlParams }) =>
-        Effect.flatMap(CurrentOrg, (org) => monitors.results(org.id, path.id, urlParams)))
+        Effect.flatMap(Caller, ({ org }) => monitors.results(org.id, path.id, urlParams)))
       .handle("monitorUptime", ({ path, urlParams }) =>
-        Effect.flatMap(CurrentOrg, (org) => monitors.uptime(org.id, path.id, urlParams.period ?? "current")))
+        Effect.flatMap(Caller, ({ org }) => monitors.uptime(org.id, path.id, urlParams.period ?? "current")))
   })
 ).pipe(Layer.provide(Monitors.Default))
