@@ -31,7 +31,7 @@ export const monitorsView: View = async (root, ctx) => {
     root,
     h("h2", {}, "Monitors"),
     h("p", { class: "muted" }, "Create and edit monitors with the API (POST /v1/monitors); uptime over the selected period."),
-    monitors.length === 0
+    h("section", { class: "card" }, monitors.length === 0
       ? h("p", { class: "empty" }, "No monitors yet.")
       : table(
           ["Monitor", "Kind", "Target", "Every", "State", "Uptime", "Runs", "p50 / p95", "Incidents"],
@@ -52,6 +52,6 @@ export const monitorsView: View = async (root, ctx) => {
             ]
           }),
           "Monitors"
-        )
+        ))
   )
 }
