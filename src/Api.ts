@@ -1,5 +1,6 @@
 /** The whole REST interface: one group per feature, the shared errors at API level. */
 import { HttpApi, OpenApi } from "@effect/platform"
+import { AccountApi } from "./account/api"
 import { AlertsApi } from "./alerts/api"
 import { AnalyticsApi } from "./analytics/api"
 import { InternalErrorWire, InvalidRequestWire } from "./domain/errors"
@@ -19,6 +20,7 @@ export class Api extends HttpApi.make("domain-intel")
   .add(CtApi)
   .add(FreshnessApi)
   .add(WafApi)
+  .add(AccountApi)
   .addError(InvalidRequestWire)
   .addError(InternalErrorWire)
   .annotate(OpenApi.Title, "domain-intel")

@@ -11,6 +11,9 @@ import { AlertsWorkers } from "./alerts/Workers"
 import { Api } from "./Api"
 import { AnalyticsLive } from "./analytics/http"
 import { AnalyticsWorkers } from "./analytics/Pruning"
+import { Accounts } from "./account/Accounts"
+import { AccountLive } from "./account/http"
+import { KeyActivity } from "./account/KeyActivity"
 import { AuthLive, Bearer } from "./auth/Auth"
 import { Keys } from "./auth/Keys"
 import { AppConfig } from "./Config"
@@ -44,13 +47,14 @@ export const routeTable = makeRouteTable(Api, rawRoutes)
 
 /** Services shared by the server and the CLI. */
 export const ServicesLive = Bearer.Default.pipe(
-  Layer.provideMerge(Layer.mergeAll(Keys.Default, Quota.Default, RequestLog.Default, FastPathStats.Default)),
+  Layer.provideMerge(Layer.mergeAll(KeyActivity.Default, Quota.Default, RequestLog.Default, FastPathStats.Default)),
+  Layer.provideMerge(Layer.mergeAll(Keys.Default, Accounts.Default.pipe(Layer.provide(Keys.Default)))),
   Layer.provideMerge(ZoneHygiene.Live),
   Layer.provideMerge(Layer.mergeAll(HttpProbe.Live, DnssecValidator.Live, CtAggregator.Live).pipe(Layer.provideMerge(DnsResolver.Live))),
   Layer.provideMerge(SqlLive)
 )
 
-const GroupsLive = Layer.mergeAll(SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive).pipe(
+const GroupsLive = Layer.mergeAll(AccountLive, SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive).pipe(
   Layer.provide(Layer.mergeAll(ContentFreshness.Live, WafDetection.Live))
 )
 

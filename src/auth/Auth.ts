@@ -15,7 +15,8 @@ import {
 import { type Plan, planAllows } from "../domain/plans"
 import { requestMeta } from "../http/RequestMeta"
 import { Quota } from "../metering/Quota"
-import { Keys, type Organization } from "./Keys"
+import { KeyActivity } from "../account/KeyActivity"
+import { type KeyHolder, Keys, type Organization } from "./Keys"
 
 export class CurrentOrg extends Context.Tag("domain-intel/CurrentOrg")<CurrentOrg, Organization>() {}
 
@@ -47,9 +48,13 @@ export class Bearer extends Effect.Service<Bearer>()("domain-intel/Bearer", {
   effect: Effect.gen(function*() {
     const keys = yield* Keys
     const quota = yield* Quota
-    // Key lookups are memoised briefly so a busy client costs one indexed read per 30 s.
-    const byKey = memo(30_000, 10_000, (token: string) => keys.authenticate(token).pipe(Effect.orDie))
-    const byAuditToken = memo(30_000, 10_000, (token: string) => keys.auditTokenOrg(token).pipe(Effect.orDie))
+    // Key lookups are memoised briefly so a busy client costs one indexed read per 30 s. The memo
+    // is dropped whenever the store-wide auth revision moves (revocation, rotation, plan change:
+    // polled every 500 ms by KeyActivity) and an entry never outlives its key's expiry.
+    const activity = yield* KeyActivity
+    const freshness = { revision: activity.revision, validUntil: (v: Option.Option<KeyHolder>) => Option.isSome(v) ? v.value.keyExpiresAt : null }
+    const byKey = memo(30_000, 10_000, (token: string) => keys.authenticate(token).pipe(Effect.orDie), freshness)
+    const byAuditToken = memo(30_000, 10_000, (token: string) => keys.auditTokenOrg(token).pipe(Effect.orDie), freshness)
 
     const check = (rawToken: string, options: BearerOptions = {}): Effect.Effect<Organization, BearerFailure> =>
       Effect.gen(function*() {
@@ -66,6 +71,7 @@ export class Bearer extends Effect.Service<Bearer>()("domain-intel/Bearer", {
           if (Option.isSome(org) && meta) meta.auditToken = token
         }
         if (Option.isNone(org)) return yield* new Unauthorized({ message: "unknown or malformed API key" })
+        activity.touch(org.value.keyId, Date.now()) // last_used_at, written in batches
         if (meta) meta.org = org.value
 
         const decision = yield* quota.consume(org.value)
@@ -91,7 +97,9 @@ export class Bearer extends Effect.Service<Bearer>()("domain-intel/Bearer", {
      */
     const peekKey = (rawToken: string, now: number): Organization | undefined => {
       const hit = byKey.peek(rawToken.trim(), now)
-      return hit !== undefined && Option.isSome(hit) ? hit.value : undefined
+      if (hit === undefined || Option.isNone(hit)) return undefined
+      activity.touch(hit.value.keyId, now)
+      return hit.value
     }
 
     return { check, peekKey } as const
@@ -102,21 +110,39 @@ export class Bearer extends Effect.Service<Bearer>()("domain-intel/Bearer", {
  * Memoises an effectful lookup for `ttlMs`: a hit costs one Map read (this runs on every
  * request, where Effect's Cache costs several times more); the oldest entry goes at capacity.
  */
-const memo = <K, V>(ttlMs: number, capacity: number, lookup: (key: K) => Effect.Effect<V>) => {
+const memo = <K, V>(
+  ttlMs: number,
+  capacity: number,
+  lookup: (key: K) => Effect.Effect<V>,
+  freshness: { readonly revision: () => number; readonly validUntil: (value: V) => number | null }
+) => {
   const entries = new Map<K, { readonly value: V; readonly expires: number }>()
+  let seen = freshness.revision()
+  const current = () => {
+    const r = freshness.revision()
+    if (r !== seen) {
+      seen = r
+      entries.clear()
+    }
+  }
   const peek = (key: K, now: number): V | undefined => {
+    current()
     const hit = entries.get(key)
     return hit !== undefined && hit.expires > now ? hit.value : undefined
   }
   const get = (key: K): Effect.Effect<V> =>
     Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      current()
       const hit = entries.get(key)
       if (hit !== undefined && hit.expires > now) return Effect.succeed(hit.value)
+      const asked = seen
       return Effect.tap(lookup(key), (value) =>
         Effect.sync(() => {
+          if (asked !== seen) return // the revision moved while we read: do not keep a stale answer
           entries.delete(key)
           if (entries.size >= capacity) entries.delete(entries.keys().next().value as K)
-          entries.set(key, { value, expires: now + ttlMs })
+          const until = freshness.validUntil(value)
+          entries.set(key, { value, expires: until === null ? now + ttlMs : Math.min(now + ttlMs, until) })
         }))
     })
   return { get, peek }
