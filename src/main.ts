@@ -9,11 +9,9 @@
  */
 import { Command, HelpDoc, ValidationError } from "@effect/cli"
 import { BunContext, BunRuntime } from "@effect/platform-bun"
-import { Cause, Console, Effect, Exit, HashMap, Layer, Logger, LogLevel, Option } from "effect"
+import { Cause, Console, Effect, Exit, HashMap, Layer, Logger, LogLevel } from "effect"
 import { auditTokensCommand, groups, keysCommand, orgsCommand } from "./account/cli"
-import { Keys } from "./auth/Keys"
 import { AppConfig } from "./Config"
-import { ServerLive, ServicesLive } from "./Http"
 import { SqlLive } from "./store/Sql"
 import { version } from "../package.json"
 
@@ -32,21 +30,8 @@ const LoggingLive = Layer.unwrapEffect(
   )
 ).pipe(Layer.provide(AppConfig.Live))
 
-/**
- * The server, then (only once the listener is bound) the bootstrap key of an empty store: a
- * start that cannot bind its port creates nothing, so the next start prints the key.
- */
-const serveProgram = Effect.scoped(
-  Effect.gen(function*() {
-    yield* Layer.build(ServerLive)
-    const created = yield* (yield* Keys).bootstrap()
-    if (Option.isSome(created)) {
-      yield* Console.log("No organization existed: created 'default' on the enterprise plan. Its API key (shown once):")
-      yield* Console.log(created.value)
-    }
-    return yield* Effect.never
-  })
-).pipe(Effect.provide(ServicesLive), Effect.provide(AppConfig.Live))
+/** The server (src/serve.ts), loaded on demand so other commands start quickly. */
+const serveProgram = Effect.flatMap(Effect.promise(() => import("./serve")), (m) => m.serveProgram)
 
 const serve = Command.make("serve", {}, () => serveProgram).pipe(
   Command.withDescription("Start the HTTP server (applies migrations first; the default with no command)")
