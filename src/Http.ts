@@ -2,7 +2,7 @@
  * Wiring: every service layer once, the API with its middlewares, the server.
  * Tests provide `AppLive` with their own configuration and a server on a random loopback port.
  */
-import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpRouter, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, HttpMiddleware, HttpRouter, HttpServer } from "@effect/platform"
 import { BunHttpServer } from "@effect/platform-bun"
 import { Effect, FiberRef, Layer } from "effect"
 import { alertFastRoutes } from "./alerts/fastRoutes"
@@ -32,6 +32,7 @@ import { Quota } from "./metering/Quota"
 import { RequestLog } from "./metering/RequestLog"
 import { CtHistory } from "./mcp/CtHistory"
 import { McpLive, mcpRawRoutes } from "./mcp/http"
+import { OpenApiRoutes } from "./openapi/routes"
 import { NetworkLive } from "./network/http"
 import { HttpProbe } from "./probe/HttpProbe"
 import { ReadStore } from "./store/ReadStore"
@@ -68,8 +69,7 @@ const ApiLive = HttpApiBuilder.api(Api).pipe(
 
 /** The API served on whatever HttpServer is provided (needs ServicesLive and AppConfig). */
 export const AppLive = HttpApiBuilder.serve(observe(routeTable)).pipe(
-  Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
-  Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
+  Layer.provide(OpenApiRoutes), // /openapi.json and /docs, built on first request
   Layer.provide(renderErrors),
   Layer.provide(ApiLive),
   Layer.provide(WorkersLive),

@@ -7,6 +7,9 @@
  * request (unknown command, bad option, an org on another plan, a public-suffix audit domain).
  * Every failure is ONE line on stderr: `domain-intel: <what went wrong>`.
  */
+// First: @peculiar/x509 (through tsyringe) needs the Reflect polyfill before it is evaluated, and
+// the bundled binary evaluates ES modules ahead of the lazily loaded CommonJS ones.
+import "reflect-metadata"
 import { Command, HelpDoc, ValidationError } from "@effect/cli"
 import { BunContext, BunRuntime } from "@effect/platform-bun"
 import { Cause, Console, Effect, Exit, HashMap, Layer, Logger, LogLevel } from "effect"
@@ -23,7 +26,12 @@ const LoggingLive = Layer.unwrapEffect(
     Layer.mergeAll(
       Logger.replace(
         Logger.defaultLogger,
-        c.logFormat === "pretty" ? Logger.withConsoleError(Logger.prettyLoggerDefault) : Logger.withConsoleError(Logger.jsonLogger)
+        // Straight to stderr, not through the Console service (which the CLI quiets while parsing).
+        c.logFormat === "pretty"
+          ? Logger.prettyLogger({ stderr: true })
+          : Logger.make((options) => {
+            process.stderr.write(Logger.jsonLogger.log(options) + "\n")
+          })
       ),
       Logger.minimumLogLevel(logLevel(c.logLevel))
     )
