@@ -66,6 +66,12 @@ export interface AppConfigShape {
   readonly webhookRetryBaseMs: number
   /** Serve the hot read-only account GETs on the fast path (src/http/FastPath.ts; FAST_PATH, default true). */
   readonly fastPath: boolean
+  /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>` (docs/operating.md). */
+  readonly metricsToken: Option.Option<Redacted.Redacted<string>>
+  /** One JSON access-log line per request on stderr (LOG_ACCESS, default true). */
+  readonly logAccess: boolean
+  /** Origins allowed to call the API from a browser (CORS_ORIGINS, comma list; default none). */
+  readonly corsOrigins: ReadonlyArray<string>
 }
 
 const config = Config.all({
@@ -95,7 +101,13 @@ const config = Config.all({
     Config.withDefault(Redacted.make("domain-intel-webhook"))
   ),
   webhookRetryBaseMs: Config.integer("WEBHOOK_RETRY_BASE_MS").pipe(Config.withDefault(5000)),
-  fastPath: Config.boolean("FAST_PATH").pipe(Config.withDefault(true))
+  fastPath: Config.boolean("FAST_PATH").pipe(Config.withDefault(true)),
+  metricsToken: Config.redacted("METRICS_TOKEN").pipe(Config.option),
+  logAccess: Config.boolean("LOG_ACCESS").pipe(Config.withDefault(true)),
+  corsOrigins: Config.string("CORS_ORIGINS").pipe(
+    Config.withDefault(""),
+    Config.map((s) => s.split(",").map((o) => o.trim().replace(/\/+$/, "")).filter((o) => o.length > 0))
+  )
 })
 
 export class AppConfig extends Context.Tag("domain-intel/AppConfig")<AppConfig, AppConfigShape>() {

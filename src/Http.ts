@@ -32,6 +32,8 @@ import { Quota } from "./metering/Quota"
 import { RequestLog } from "./metering/RequestLog"
 import { CtHistory } from "./mcp/CtHistory"
 import { McpLive, mcpRawRoutes } from "./mcp/http"
+import { cors } from "./observability/cors"
+import { MetricsRoute } from "./observability/routes"
 import { OpenApiRoutes } from "./openapi/routes"
 import { NetworkLive } from "./network/http"
 import { HttpProbe } from "./probe/HttpProbe"
@@ -68,8 +70,9 @@ const ApiLive = HttpApiBuilder.api(Api).pipe(
 )
 
 /** The API served on whatever HttpServer is provided (needs ServicesLive and AppConfig). */
-export const AppLive = HttpApiBuilder.serve(observe(routeTable)).pipe(
+export const AppLive = HttpApiBuilder.serve((app) => cors(observe(routeTable)(app))).pipe(
   Layer.provide(OpenApiRoutes), // /openapi.json and /docs, built on first request
+  Layer.provide(MetricsRoute), // /metrics
   Layer.provide(renderErrors),
   Layer.provide(ApiLive),
   Layer.provide(WorkersLive),

@@ -21,6 +21,22 @@ import { version } from "../package.json"
 const logLevel = (name: string): LogLevel.LogLevel =>
   LogLevel.allLevels.find((l) => l.label.toLowerCase() === name.toLowerCase()) ?? LogLevel.Info
 
+/**
+ * One JSON object per line: timestamp, level, message (a string), then the annotations as
+ * top-level fields (the access log's request_id, status, …), and the cause of a failure as text.
+ */
+const jsonLines = Logger.make(({ annotations, cause, date, logLevel, message }) => {
+  const parts = Array.isArray(message) ? message : [message]
+  const line: Record<string, unknown> = {
+    timestamp: date.toISOString(),
+    level: logLevel.label,
+    message: parts.map((p) => (typeof p === "string" ? p : JSON.stringify(p))).join(" ")
+  }
+  for (const [k, v] of HashMap.toEntries(annotations)) line[k] = v
+  if (!Cause.isEmpty(cause)) line.cause = Cause.pretty(cause, { renderErrorCause: true })
+  process.stderr.write(JSON.stringify(line) + "\n")
+})
+
 const LoggingLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (c) =>
     Layer.mergeAll(
@@ -29,9 +45,7 @@ const LoggingLive = Layer.unwrapEffect(
         // Straight to stderr, not through the Console service (which the CLI quiets while parsing).
         c.logFormat === "pretty"
           ? Logger.prettyLogger({ stderr: true })
-          : Logger.make((options) => {
-            process.stderr.write(Logger.jsonLogger.log(options) + "\n")
-          })
+          : jsonLines
       ),
       Logger.minimumLogLevel(logLevel(c.logLevel))
     )

@@ -8,7 +8,9 @@
  */
 import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Clock, Effect, Option } from "effect"
+import { AppConfig } from "../Config"
 import { errorBody, isApiError, QuotaExceeded } from "../domain/errors"
+import { requestFinished } from "../observability/accessLog"
 import { RequestLog } from "../metering/RequestLog"
 import { currentRequestMeta, type RequestMeta, requestIdFrom, trackingHeaders } from "./RequestMeta"
 import type { RouteTable } from "./RouteTable"
@@ -81,7 +83,7 @@ export const errorResponse = (cause: Cause.Cause<unknown>): Effect.Effect<HttpSe
 
 export const renderErrors = HttpApiBuilder.middleware((app) => Effect.catchAllCause(app, errorResponse))
 
-export const observe = (routes: RouteTable) => (app: HttpApp.Default): HttpApp.Default<never, RequestLog> =>
+export const observe = (routes: RouteTable) => (app: HttpApp.Default): HttpApp.Default<never, RequestLog | AppConfig> =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const log = yield* RequestLog
@@ -122,5 +124,15 @@ export const observe = (routes: RouteTable) => (app: HttpApp.Default): HttpApp.D
         ts
       })
     }
+    // Access log and request metrics (src/observability/accessLog.ts).
+    yield* requestFinished({
+      requestId: meta.requestId,
+      org: meta.org?.name ?? null,
+      operation: meta.operation,
+      method: meta.method,
+      path: meta.path,
+      status: response.status,
+      durationMs: performance.now() - started
+    }, { logAccess: (yield* AppConfig).logAccess })
     return response
   })
