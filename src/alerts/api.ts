@@ -3,6 +3,7 @@ import { Schema } from "effect"
 import { Auth } from "../auth/Auth"
 import { AlertAlreadyResolvedWire, NotFoundWire, TargetForbiddenWire } from "../domain/errors"
 import { PlanLabel } from "../http/RouteTable"
+import { IntParam } from "../openapi/params"
 import { parseTarget } from "../probe/guard"
 
 export const Metric = Schema.Literal(
@@ -149,9 +150,7 @@ export class AlertsApi extends HttpApiGroup.make("alerts")
       .setUrlParams(Schema.Struct({
         status: Schema.optional(AlertStatus),
         rule_id: Schema.optional(Schema.String.pipe(Schema.maxLength(100))),
-        limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 500)).annotations({
-          description: "1-500, default 100; newest first"
-        }))
+        limit: Schema.optional(IntParam({ min: 1, max: 500, default: 100, description: "alerts returned at most, newest first" }))
       }))
       .addSuccess(Schema.Struct({ alerts: Schema.Array(Alert) }))
       .annotate(PlanLabel, "developer")
