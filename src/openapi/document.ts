@@ -27,6 +27,18 @@ const ERROR_CODE_EXAMPLES: Record<string, string> = {
   internal_error: "internal error"
 }
 
+/** What each error answer means, in place of the generator's class names. */
+const RESPONSE_TEXT: Record<string, string> = {
+  "401": "unauthorized: missing, malformed, unknown, revoked or expired key (WWW-Authenticate: Bearer)",
+  "403": "plan_forbidden: the key's plan is below the operation's",
+  "404": "not_found: unknown id, or one that belongs to another organization",
+  "409": "alert_already_resolved",
+  "429": "quota_exceeded: the monthly quota is used up (Retry-After, X-RateLimit-Reset)",
+  "500": "internal_error: never carries a stack trace",
+  "502": "upstream_unavailable: an upstream failed or ran out of time and no cached answer exists",
+  "503": "the database does not answer"
+}
+
 /** "zoneHygiene" → "Zone hygiene" (for operations that have no summary anywhere). */
 const humanize = (name: string) => {
   const words = name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase()
@@ -111,6 +123,7 @@ export const buildDocument = (api: HttpApi.HttpApi.Any): OpenApi.OpenAPISpec => 
         } else if (media?.schema?.$ref === "#/components/schemas/HttpApiDecodeError") {
           media.schema = { $ref: "#/components/schemas/InvalidRequest" }
         }
+        if (RESPONSE_TEXT[status] !== undefined && /^[A-Z][A-Za-z]+$/.test(response.description ?? "")) response.description = RESPONSE_TEXT[status]
         if (status === "400" && response.description === "The request did not match the expected schema") {
           response.description = "invalid_request: a parameter or the body failed validation (or target_forbidden where the operation takes a target)"
         }
