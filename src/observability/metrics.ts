@@ -10,6 +10,7 @@
  * One registry per process (not prom-client's global one). No organization labels: label
  * values are operation ids, status codes and fixed kinds, so the series count stays bounded.
  */
+import { Cause, Effect, Exit, Option } from "effect"
 import { Counter, Gauge, Histogram, Registry } from "prom-client"
 
 export const registry = new Registry()
@@ -90,3 +91,26 @@ export const exposition = async (): Promise<{ readonly text: string; readonly co
   text: await registry.metrics(),
   contentType: registry.contentType
 })
+
+/** A failure's outcome label: timeouts and guard refusals by their tag, anything else `error`. */
+const outcomeOfFailure = (e: unknown): OutboundOutcome => {
+  const tag = typeof e === "object" && e !== null && "_tag" in e ? String((e as { _tag: unknown })._tag) : ""
+  const reason = typeof e === "object" && e !== null && "reason" in e ? String((e as { reason: unknown }).reason) : ""
+  if (/Timeout/i.test(tag) || /no answer within/i.test(reason)) return "timeout"
+  if (/Forbidden|Refused/i.test(tag)) return "refused"
+  return "error"
+}
+
+/**
+ * Counts an outbound effect by how it ended (success `ok`, else by its failure; an interrupted
+ * one is not counted): `exchange(q).pipe(countOutbound("dns"))`.
+ */
+export const countOutbound = (kind: OutboundKind, outcomeOfSuccess: (a: any) => OutboundOutcome = () => "ok") =>
+<A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.onExit(self, (exit) =>
+    Effect.sync(() => {
+      if (Exit.isSuccess(exit)) return recordOutbound(kind, outcomeOfSuccess(exit.value))
+      if (Cause.isInterruptedOnly(exit.cause)) return
+      const failure = Cause.failureOption(exit.cause)
+      recordOutbound(kind, Option.isSome(failure) ? outcomeOfFailure(failure.value) : "error")
+    }))

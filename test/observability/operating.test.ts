@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { spawnSync } from "node:child_process"
 import { Redacted, Option } from "effect"
 import { resolve } from "node:path"
-import { recordCache, recordOutbound } from "../../src/observability/metrics"
+import { Effect } from "effect"
+import { exchange } from "../../src/dns/DnsResolver"
+import { exposition, recordCache, recordOutbound } from "../../src/observability/metrics"
 import { startServe, until } from "../support/process"
 import { startService, type TestService } from "../support/service"
 
@@ -50,11 +52,24 @@ describe("/metrics", () => {
     expect(text).toMatch(/^domain_intel_request_duration_seconds_bucket\{le="\+Inf",operation="account"\} \d+$/m)
     expect(text).toMatch(/^domain_intel_request_duration_seconds_count\{operation="httpCheck"\} \d+$/m)
     expect(text).toMatch(/^domain_intel_outbound_requests_total\{kind="dns",outcome="timeout"\} \d+$/m)
+    // The http-check above went out through HttpProbe.
+    expect(text).toMatch(/^domain_intel_outbound_requests_total\{kind="http",outcome="ok"\} [1-9]\d*$/m)
     expect(text).toMatch(/^domain_intel_cache_total\{cache="ct",result="hit"\} \d+$/m)
     expect(text).toContain("# TYPE domain_intel_request_duration_seconds histogram")
     expect(text).not.toContain(orgName)
     expect(text).not.toMatch(/\borg(anization)?(_id)?="/)
     expect(text).not.toContain(key)
+  })
+
+  test("outbound DNS queries are counted by outcome", async () => {
+    const count = async () => {
+      const text = (await exposition()).text
+      return ["ok", "error", "timeout"].reduce((n, o) => n + Number(new RegExp(`^domain_intel_outbound_requests_total\\{kind="dns",outcome="${o}"\\} (\\d+)$`, "m").exec(text)?.[1] ?? 0), 0)
+    }
+    const before = await count()
+    // Nothing listens on the discard port: the query fails or times out, and is counted either way.
+    await Effect.runPromise(Effect.either(exchange({ name: "count.test", type: "A" }, { host: "127.0.0.1", port: 9 }, 300)))
+    expect(await count()).toBe(before + 1)
   })
 
   test("a sample with a broken format is what promtool refuses (the check can fail)", () => {
