@@ -19,6 +19,9 @@ export const serveProgram = Effect.scoped(
       yield* Console.log("No organization existed: created 'default' on the enterprise plan. Its API key (shown once):")
       yield* Console.log(created.value)
     }
+    // Start-up leaves garbage (module evaluation, layer construction, migrations): one full
+    // collection now returns it, rather than whenever the first requests trigger one.
+    yield* Effect.sleep("200 millis").pipe(Effect.andThen(Effect.sync(() => Bun.gc(true))), Effect.forkScoped)
     return yield* Effect.never
   })
 ).pipe(Effect.provide(ServicesLive), Effect.provide(AppConfig.Live))
