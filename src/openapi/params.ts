@@ -6,8 +6,9 @@
 import { Schema } from "effect"
 
 export const IntParam = (options: { readonly min: number; readonly max: number; readonly default?: number; readonly description: string }) =>
+  // The description goes only into the JSON Schema: as a schema description it would replace the
+  // "Expected a number between …" of decode errors.
   Schema.NumberFromString.pipe(Schema.int(), Schema.between(options.min, options.max)).annotations({
-    description: options.description,
     jsonSchema: {
       type: "integer",
       minimum: options.min,
