@@ -32,6 +32,7 @@ import { Quota } from "./metering/Quota"
 import { RequestLog } from "./metering/RequestLog"
 import { CtHistory } from "./mcp/CtHistory"
 import { McpLive, mcpRawRoutes } from "./mcp/http"
+import { makeAccessLog } from "./observability/accessLog"
 import { cors } from "./observability/cors"
 import { MetricsRoute } from "./observability/routes"
 import { OpenApiRoutes } from "./openapi/routes"
@@ -70,7 +71,11 @@ const ApiLive = HttpApiBuilder.api(Api).pipe(
 )
 
 /** The API served on whatever HttpServer is provided (needs ServicesLive and AppConfig). */
-export const AppLive = HttpApiBuilder.serve((app) => cors(observe(routeTable)(app))).pipe(
+export const AppLive = Layer.unwrapEffect(
+  Effect.map(Effect.zip(AppConfig, makeAccessLog), ([config, accessLog]) =>
+    HttpApiBuilder.serve((app) => cors(config.corsOrigins)(observe(routeTable, accessLog)(app)))
+  )
+).pipe(
   Layer.provide(OpenApiRoutes), // /openapi.json and /docs, built on first request
   Layer.provide(MetricsRoute), // /metrics
   Layer.provide(renderErrors),

@@ -8,9 +8,8 @@
  */
 import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Clock, Effect, Option } from "effect"
-import { AppConfig } from "../Config"
 import { errorBody, isApiError, QuotaExceeded } from "../domain/errors"
-import { requestFinished } from "../observability/accessLog"
+import type { FinishedRequestFacts } from "../observability/accessLog"
 import { RequestLog } from "../metering/RequestLog"
 import { currentRequestMeta, type RequestMeta, requestIdFrom, trackingHeaders } from "./RequestMeta"
 import type { RouteTable } from "./RouteTable"
@@ -83,7 +82,7 @@ export const errorResponse = (cause: Cause.Cause<unknown>): Effect.Effect<HttpSe
 
 export const renderErrors = HttpApiBuilder.middleware((app) => Effect.catchAllCause(app, errorResponse))
 
-export const observe = (routes: RouteTable) => (app: HttpApp.Default): HttpApp.Default<never, RequestLog | AppConfig> =>
+export const observe = (routes: RouteTable, accessLog: (facts: FinishedRequestFacts) => void) => (app: HttpApp.Default): HttpApp.Default<never, RequestLog> =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const log = yield* RequestLog
@@ -125,7 +124,7 @@ export const observe = (routes: RouteTable) => (app: HttpApp.Default): HttpApp.D
       })
     }
     // Access log and request metrics (src/observability/accessLog.ts).
-    yield* requestFinished({
+    accessLog({
       requestId: meta.requestId,
       org: meta.org?.name ?? null,
       operation: meta.operation,
@@ -133,6 +132,6 @@ export const observe = (routes: RouteTable) => (app: HttpApp.Default): HttpApp.D
       path: meta.path,
       status: response.status,
       durationMs: performance.now() - started
-    }, { logAccess: (yield* AppConfig).logAccess })
+    })
     return response
   })

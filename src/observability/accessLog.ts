@@ -1,14 +1,20 @@
 /**
  * What happens once per finished request, wherever the pipeline knows its facts: the metrics
  * (requests_total, request_duration_seconds) and the access-log line
- * `{"message":"request", request_id, org, operation, method, path, status, duration_ms}` at info
- * level on stderr (LOG_ACCESS=false silences the line; the metrics are always kept).
- * The org is the organization's name, never a key; the path carries no query string.
+ * `{"message":"request", request_id, org, operation, method, path, status, duration_ms}` on
+ * stderr (LOG_ACCESS=false silences the line; the metrics are always kept).
+ *
+ * Synchronous and cheap: it runs on the request's fiber after the answer was handed over. The
+ * line is written straight to stderr in the format of the service's JSON logs, at info level:
+ * it is skipped when the minimum log level in force where the observer was built is above info
+ * (LOG_LEVEL=warning, or tests that silence logging). The org is the organization's name, never
+ * a key; the path carries no query string.
  */
-import { Effect } from "effect"
+import { Effect, FiberRef, LogLevel } from "effect"
+import { AppConfig } from "../Config"
 import { recordRequest } from "./metrics"
 
-export interface FinishedRequest {
+export interface FinishedRequestFacts {
   readonly requestId: string
   /** The caller's organization name, or null before/without authentication. */
   readonly org: string | null
@@ -19,18 +25,27 @@ export interface FinishedRequest {
   readonly durationMs: number
 }
 
-export const requestFinished = (facts: FinishedRequest, options: { readonly logAccess: boolean }): Effect.Effect<void> => {
-  recordRequest(facts.operation, facts.status, facts.durationMs / 1000)
-  if (!options.logAccess) return Effect.void
-  return Effect.logInfo("request").pipe(
-    Effect.annotateLogs({
-      request_id: facts.requestId,
-      org: facts.org,
-      operation: facts.operation,
-      method: facts.method,
-      path: facts.path,
-      status: facts.status,
-      duration_ms: Math.round(facts.durationMs * 100) / 100
-    })
-  )
-}
+/** The per-request function, built once with the configuration and the log level in force. */
+export const makeAccessLog: Effect.Effect<(facts: FinishedRequestFacts) => void, never, AppConfig> = Effect.gen(function*() {
+  const { logAccess } = yield* AppConfig
+  const minimum = yield* FiberRef.get(FiberRef.currentMinimumLogLevel)
+  const write = logAccess && LogLevel.greaterThanEqual(LogLevel.Info, minimum)
+  return (facts) => {
+    recordRequest(facts.operation, facts.status, facts.durationMs / 1000)
+    if (!write) return
+    process.stderr.write(
+      JSON.stringify({
+        timestamp: new Date().toISOString(),
+        level: "INFO",
+        message: "request",
+        request_id: facts.requestId,
+        org: facts.org,
+        operation: facts.operation,
+        method: facts.method,
+        path: facts.path,
+        status: facts.status,
+        duration_ms: Math.round(facts.durationMs * 100) / 100
+      }) + "\n"
+    )
+  }
+})

@@ -8,7 +8,6 @@
  */
 import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
-import { AppConfig } from "../Config"
 
 const ALLOW_METHODS = "GET, POST, PATCH, DELETE, OPTIONS"
 const ALLOW_HEADERS = "Authorization, Content-Type, X-Request-Id, MCP-Protocol-Version, Mcp-Session-Id"
@@ -39,13 +38,12 @@ export const responseHeaders = (origin: string): Record<string, string> => ({
   vary: "Origin"
 })
 
-/** The outermost wrapper of the HTTP app. */
-export const cors = <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R | AppConfig> =>
-  Effect.gen(function*() {
-    const { corsOrigins } = yield* AppConfig
-    if (corsOrigins.length === 0) return yield* app
+/** The outermost wrapper of the HTTP app; with no allowed origin it is the app itself. */
+export const cors = (allowed: ReadonlyArray<string>) => <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R> => {
+  if (allowed.length === 0) return app
+  return Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
-    const origin = allowedOrigin(request.headers.origin, corsOrigins)
+    const origin = allowedOrigin(request.headers.origin, allowed)
     if (origin === undefined) return yield* app
     if (request.method === "OPTIONS" && request.headers["access-control-request-method"] !== undefined) {
       return HttpServerResponse.empty({ status: 204, headers: preflightHeaders(origin, request.headers["access-control-request-headers"]) })
@@ -54,3 +52,4 @@ export const cors = <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R | A
     yield* HttpApp.appendPreResponseHandler((_req, res) => Effect.succeed(HttpServerResponse.setHeaders(res, responseHeaders(origin))))
     return yield* app
   })
+}
