@@ -74,14 +74,17 @@ export interface AppConfigShape {
   readonly zoneAuditQueueMs: number
   /** Queries per second (and burst) to one nameserver address, over all audits of the instance. */
   readonly dnsDestinationQps: number
-  /** Serve the hot read-only account GETs on the fast path (src/http/FastPath.ts; FAST_PATH, default true). */
-  readonly fastPath: boolean
   /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>` (docs/operating.md). */
   readonly metricsToken: Option.Option<Redacted.Redacted<string>>
   /** One JSON access-log line per request on stderr (LOG_ACCESS, default true). */
   readonly logAccess: boolean
   /** Origins allowed to call the API from a browser (CORS_ORIGINS, comma list; default none). */
   readonly corsOrigins: ReadonlyArray<string>
+  /**
+   * Total time one operation may take before it is answered 502 upstream_unavailable
+   * (OPERATION_DEADLINE_MS, default 25000, 1000-120000). http-check: its own `timeout` + 2 s.
+   */
+  readonly operationDeadlineMs: number
 }
 
 const config = Config.all({
@@ -111,7 +114,6 @@ const config = Config.all({
     Config.withDefault(Redacted.make("domain-intel-webhook"))
   ),
   webhookRetryBaseMs: Config.integer("WEBHOOK_RETRY_BASE_MS").pipe(Config.withDefault(5000)),
-  fastPath: Config.boolean("FAST_PATH").pipe(Config.withDefault(true)),
   zoneAuditMaxNsAddresses: Config.integer("ZONE_AUDIT_MAX_NS_ADDRESSES").pipe(Config.withDefault(8), Config.validate({ message: "ZONE_AUDIT_MAX_NS_ADDRESSES must be 1-52", validation: (n) => n >= 1 && n <= 52 })),
   zoneAuditCacheTtlS: Config.integer("ZONE_AUDIT_CACHE_TTL_S").pipe(Config.withDefault(300), Config.validate({ message: "ZONE_AUDIT_CACHE_TTL_S must be 0-86400", validation: (n) => n >= 0 && n <= 86400 })),
   zoneAuditConcurrency: Config.integer("ZONE_AUDIT_CONCURRENCY").pipe(Config.withDefault(8), Config.validate({ message: "ZONE_AUDIT_CONCURRENCY must be at least 1", validation: (n) => n >= 1 })),
@@ -123,6 +125,10 @@ const config = Config.all({
   corsOrigins: Config.string("CORS_ORIGINS").pipe(
     Config.withDefault(""),
     Config.map((s) => s.split(",").map((o) => o.trim().replace(/\/+$/, "")).filter((o) => o.length > 0))
+  ),
+  operationDeadlineMs: Config.integer("OPERATION_DEADLINE_MS").pipe(
+    Config.withDefault(25000),
+    Config.validate({ message: "OPERATION_DEADLINE_MS must be between 1000 and 120000", validation: (n) => n >= 1000 && n <= 120000 })
   )
 })
 

@@ -2,7 +2,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Auth } from "../auth/Auth"
 import { Plan } from "../domain/plans"
-import { PlanLabel } from "../http/RouteTable"
+import { PlanLabel } from "../http/Operation"
 
 const Iso = Schema.String.annotations({ description: "ISO 8601 time (UTC)", examples: ["2026-12-01T00:00:00.000Z"] })
 

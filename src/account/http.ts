@@ -1,8 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Clock, Effect, Option } from "effect"
 import { Api } from "../Api"
-import { CurrentOrg } from "../auth/Auth"
-import type { KeyHolder } from "../auth/Keys"
+import { Caller } from "../auth/Caller"
 import { nextMonthStart, Quota } from "../metering/Quota"
 import { Accounts } from "./Accounts"
 
@@ -14,13 +13,14 @@ export const AccountLive = HttpApiBuilder.group(Api, "account", (handlers) =>
     const accounts = yield* Accounts
     return handlers.handle("account", () =>
       Effect.gen(function*() {
-        const org = (yield* CurrentOrg) as KeyHolder
+        const caller = yield* Caller
         const now = yield* Clock.currentTimeMillis
-        const { limit, used } = yield* quota.used(org)
-        const key = yield* accounts.keyInfo(org.keyId).pipe(Effect.orDie)
+        const { limit, used } = yield* quota.used(caller.org)
+        // Only API keys reach this operation (audit tokens are for the WAF probe alone).
+        const key = caller.keyId === null ? Option.none() : yield* accounts.keyInfo(caller.keyId).pipe(Effect.orDie)
         return {
-          org: org.name,
-          plan: org.plan,
+          org: caller.org.name,
+          plan: caller.plan,
           quota: {
             limit,
             used,
@@ -29,7 +29,7 @@ export const AccountLive = HttpApiBuilder.group(Api, "account", (handlers) =>
             resets_at: iso(nextMonthStart(now))
           },
           key: Option.match(key, {
-            onNone: () => ({ id: org.keyId, name: null, created_at: iso(0), expires_at: null }),
+            onNone: () => ({ id: caller.keyId ?? "", name: null, created_at: iso(0), expires_at: null }),
             onSome: (k) => ({ id: k.id, name: k.name, created_at: iso(k.created_at), expires_at: k.expires_at === null ? null : iso(k.expires_at) })
           })
         }

@@ -19,11 +19,19 @@ export interface Organization {
   readonly plan: Plan
 }
 
-/** An organization as reached through one of its API keys. */
-export interface KeyHolder extends Organization {
+/** A genuine, live API key: its organization and public id. */
+export interface AuthenticatedKey {
+  readonly org: Organization
+  /** The key's public id (`di_<id>_<secret>`). */
   readonly keyId: string
   /** Epoch ms after which the key no longer authenticates; null when it never expires. */
-  readonly keyExpiresAt: number | null
+  readonly expiresAt: number | null
+}
+
+/** A genuine, live audit token: the organization it belongs to. */
+export interface AuthenticatedAuditToken {
+  readonly org: Organization
+  readonly expiresAt: number | null
 }
 
 /** An administrative request the store refuses as asked (the CLI exits 2 on it). */
@@ -165,19 +173,19 @@ export class Keys extends Effect.Service<Keys>()("domain-intel/Keys", {
       return { org: org.value, id, domain, token: `dia_${id}_${secret}`, expiresAt }
     })
 
-    /** The organization an API key belongs to, if the key is genuine, unexpired and not revoked. */
+    /** The organization an API key belongs to (and the key's public id), if the key is genuine, unexpired and not revoked. */
     const authenticate = Effect.fn("Keys.authenticate")(function*(token: string) {
       const cred = parseCredential("di", token)
-      if (Option.isNone(cred)) return Option.none<KeyHolder>()
+      if (Option.isNone(cred)) return Option.none<AuthenticatedKey>()
       const now = yield* Clock.currentTimeMillis
       const rows = yield* sql<Organization & { secretHash: string; expiresAt: number | null }>`
         SELECT o.id, o.name, o.plan, k.secret_hash AS "secretHash", k.expires_at AS "expiresAt"
         FROM api_keys k JOIN organizations o ON o.id = k.org_id
         WHERE k.id = ${cred.value.id} AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ${now})`
       const row = rows[0]
-      if (!row || !matches(cred.value.secret, row.secretHash)) return Option.none<KeyHolder>()
+      if (!row || !matches(cred.value.secret, row.secretHash)) return Option.none<AuthenticatedKey>()
       const expiresAt = row.expiresAt === null ? null : Number(row.expiresAt)
-      return Option.some<KeyHolder>({ id: row.id, name: row.name, plan: row.plan, keyId: cred.value.id, keyExpiresAt: expiresAt })
+      return Option.some<AuthenticatedKey>({ org: { id: row.id, name: row.name, plan: row.plan }, keyId: cred.value.id, expiresAt })
     })
 
     /** A genuine, live audit token's row. */
@@ -205,9 +213,9 @@ export class Keys extends Effect.Service<Keys>()("domain-intel/Keys", {
     /** The organization that owns a live audit token. */
     const auditTokenOrg = Effect.fn("Keys.auditTokenOrg")(function*(token: string) {
       const row = yield* liveAuditToken(token)
-      if (row === undefined) return Option.none<KeyHolder>()
+      if (row === undefined) return Option.none<AuthenticatedAuditToken>()
       const expiresAt = row.expiresAt === null ? null : Number(row.expiresAt)
-      return Option.some<KeyHolder>({ id: row.id, name: row.name, plan: row.plan, keyId: row.tokenId, keyExpiresAt: expiresAt })
+      return Option.some<AuthenticatedAuditToken>({ org: { id: row.id, name: row.name, plan: row.plan }, expiresAt })
     })
 
     /** On a store with no organization at all: the `default` enterprise org and its first key. */

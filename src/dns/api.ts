@@ -2,7 +2,7 @@ import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import { Auth } from "../auth/Auth"
 import { QuotaExceededWire, UpstreamUnavailableWire } from "../domain/errors"
-import { PlanLabel } from "../http/RouteTable"
+import { PlanLabel } from "../http/Operation"
 
 const Severity = Schema.Literal("critical", "high", "medium", "low", "info")
 const N = Schema.NullOr

@@ -1,7 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "../Api"
-import { CurrentOrg } from "../auth/Auth"
+import { Caller } from "../auth/Caller"
 import { InvalidRequest } from "../domain/errors"
 import { normalizeDomain } from "./domainParam"
 import { ZoneHygiene } from "./zone/ZoneHygiene"
@@ -12,7 +12,7 @@ export const DnsLive = HttpApiBuilder.group(Api, "dns", (handlers) =>
       const domain = normalizeDomain(urlParams.domain)
       if (domain instanceof InvalidRequest) return yield* domain
       const zh = yield* ZoneHygiene
-      const org = yield* CurrentOrg
+      const { org } = yield* Caller
       return yield* zh.audit(domain, org.id)
     })
   )

@@ -3,8 +3,8 @@
  * once per organization from `quota_usage` (kept by the request-log writer), then kept in
  * memory and advanced on every counted request, so the check costs no I/O on the hot path.
  *
- * Counters live in a plain Map so the fast path (src/http/FastPath.ts) can read and advance a
- * loaded counter synchronously; `consume` is the same decision after loading on a miss.
+ * Public interface: `consume(org, units = 1)` (check and count in one step; an MCP request
+ * counts one unit per tools/call) and `used(org)`.
  */
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect } from "effect"
@@ -23,9 +23,10 @@ export const nextMonthStart = (ms: number): number => {
 /** Requests refused before or at the quota gate (401, 429) never count. */
 export const countsAgainstQuota = (status: number) => status !== 401 && status !== 429
 
+/** `resetAt`: Unix seconds of the next period's start (X-RateLimit-Reset). */
 export type QuotaDecision =
-  | { readonly _tag: "Allowed"; readonly limit: number; readonly remaining: number }
-  | { readonly _tag: "Exceeded"; readonly limit: number; readonly retryAfterSeconds: number }
+  | { readonly _tag: "Allowed"; readonly limit: number; readonly remaining: number; readonly resetAt: number }
+  | { readonly _tag: "Exceeded"; readonly limit: number; readonly retryAfterSeconds: number; readonly resetAt: number }
 
 interface Counter {
   used: number
@@ -69,40 +70,27 @@ export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
         )
     }
 
-    const decide = (c: Counter, org: Organization, now: number): QuotaDecision => {
+    /** Refuses when fewer than `units` are left (nothing is counted then), else counts them. */
+    const decide = (c: Counter, org: Organization, now: number, units: number): QuotaDecision => {
       const limit = monthlyQuota[org.plan]
-      if (c.used >= limit) {
-        return { _tag: "Exceeded", limit, retryAfterSeconds: Math.max(1, Math.ceil((nextMonthStart(now) - now) / 1000)) }
+      const reset = nextMonthStart(now)
+      const resetAt = Math.floor(reset / 1000)
+      if (c.used + units > limit) {
+        return { _tag: "Exceeded", limit, retryAfterSeconds: Math.max(1, Math.ceil((reset - now) / 1000)), resetAt }
       }
-      c.used += 1
-      return { _tag: "Allowed", limit, remaining: limit - c.used }
+      c.used += units
+      return { _tag: "Allowed", limit, remaining: limit - c.used, resetAt }
     }
 
-    /** Counts one request against the organization's quota, or refuses it. */
-    const consume = (org: Organization): Effect.Effect<QuotaDecision> =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.map(counter(org, now), (c) => decide(c, org, now)))
-
-    /**
-     * Synchronous form for the fast path: true when this month's counter is loaded and has room,
-     * so that `take` right after will allow the request. False means "use `consume`".
-     */
-    const hasRoom = (org: Organization, now: number): boolean => {
-      const c = counters.get(keyOf(org, now))
-      return c !== undefined && c.used < monthlyQuota[org.plan]
-    }
-
-    /** Counts one request whose room `hasRoom` confirmed in the same synchronous step. */
-    const take = (org: Organization, now: number): { readonly limit: number; readonly remaining: number } => {
-      const decision = decide(counters.get(keyOf(org, now))!, org, now)
-      if (decision._tag !== "Allowed") throw new Error("Quota.take without room")
-      return decision
-    }
+    /** Counts `units` requests (default 1) against the organization's quota, or refuses them all. */
+    const consume = (org: Organization, units = 1): Effect.Effect<QuotaDecision> =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.map(counter(org, now), (c) => decide(c, org, now, units)))
 
     /** Used so far this month (for the usage report). */
     const used = (org: Organization) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
         Effect.map(counter(org, now), (c) => ({ limit: monthlyQuota[org.plan], used: c.used })))
 
-    return { consume, hasRoom, take, used } as const
+    return { consume, used } as const
   })
 }) {}

@@ -1,8 +1,8 @@
 import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { writeRollups } from "../analytics/rollup"
 import { countsAgainstQuota, monthStart, nextMonthStart } from "./Quota"
-import type { RequestRecord } from "./RequestLog"
+import type { RequestRecord } from "./RequestRecord"
+import { writeRollups } from "./writeRollups"
 
 /** Adds the batch's counted requests to each organization's monthly usage. */
 const writeQuotaUsage = (sql: SqlClient.SqlClient, batch: ReadonlyArray<RequestRecord>) => {

@@ -12,6 +12,7 @@
  */
 import { Effect, FiberRef, LogLevel } from "effect"
 import { AppConfig } from "../Config"
+import type { RequestObserverShape } from "../http/RequestObserver"
 import { recordRequest } from "./metrics"
 
 export interface FinishedRequestFacts {
@@ -49,3 +50,17 @@ export const makeAccessLog: Effect.Effect<(facts: FinishedRequestFacts) => void,
     )
   }
 })
+
+/** The access log and request metrics as an observer of the pipeline (src/http/RequestObserver.ts). */
+export const accessLogObserver: Effect.Effect<RequestObserverShape, never, AppConfig> = Effect.map(makeAccessLog, (write) => ({
+  onResponse: (r) =>
+    write({
+      requestId: r.requestId,
+      org: r.caller?.org.name ?? null,
+      operation: r.operation,
+      method: r.method,
+      path: r.path,
+      status: r.status,
+      durationMs: r.durationMs
+    })
+}))

@@ -7,7 +7,7 @@
  */
 import { type HttpApi, OpenApi } from "@effect/platform"
 import { version } from "../../package.json"
-import { makeRouteTable } from "../http/RouteTable"
+import { makeOperations } from "../http/Operation"
 import { MCP_PATH } from "../mcp/http"
 import { EXAMPLES } from "./examples"
 import { mcpPathItem } from "./mcp"
@@ -24,7 +24,9 @@ const ERROR_CODE_EXAMPLES: Record<string, string> = {
   alert_already_resolved: "the alert is already resolved",
   quota_exceeded: "monthly quota of 1000 requests for the free plan is used up",
   upstream_unavailable: "the CT aggregator did not answer and no cached answer exists",
-  internal_error: "internal error"
+  internal_error: "internal error",
+  method_not_allowed: "GET is not allowed here; use POST",
+  payload_too_large: "the request body is larger than 1048576 bytes"
 }
 
 /** What each error answer means, in place of the generator's class names. */
@@ -32,7 +34,9 @@ const RESPONSE_TEXT: Record<string, string> = {
   "401": "unauthorized: missing, malformed, unknown, revoked or expired key (WWW-Authenticate: Bearer)",
   "403": "plan_forbidden: the key's plan is below the operation's",
   "404": "not_found: unknown id, or one that belongs to another organization",
+  "405": "method_not_allowed: a known path asked with another method (the Allow header lists the methods)",
   "409": "alert_already_resolved",
+  "413": "payload_too_large: a body over 1 MiB",
   "429": "quota_exceeded: the monthly quota is used up (Retry-After, X-RateLimit-Reset)",
   "500": "internal_error: never carries a stack trace",
   "502": "upstream_unavailable: an upstream failed or ran out of time and no cached answer exists",
@@ -82,7 +86,7 @@ const planText = (plan: string) =>
 
 export const buildDocument = (api: HttpApi.HttpApi.Any): OpenApi.OpenAPISpec => {
   const doc: Json = structuredClone(OpenApi.fromApi(api as any))
-  const plans = new Map(makeRouteTable(api).routes.map((r) => [r.operation, r.plan]))
+  const plans = new Map(makeOperations(api).all.map((r) => [r.operation, r.plan]))
 
   doc.info = {
     ...doc.info,
