@@ -7,7 +7,6 @@ import { InvalidRequest } from "../domain/errors"
 import { setCacheOutcome } from "../http/RequestFacts"
 import { page } from "./analyze"
 import { CtAggregator } from "./CtAggregator"
-import { recordCache } from "../observability/metrics"
 
 /** ISO 8601 date or date-time; a zone-less time is read as UTC. */
 export const parseSince = (s: string): string | InvalidRequest => {
@@ -34,7 +33,6 @@ export const CtLive = HttpApiBuilder.group(Api, "ct", (handlers) =>
       const config = yield* AppConfig
       const result = yield* ct.lookup(domain)
       yield* setCacheOutcome(result.outcome)
-      recordCache("ct", result.outcome) // domain_intel_cache_total
       const p = page(result.entries, { offset, limit, since })
       const sct = yield* ct.embeddedSct(domain, result.entries)
       const now = yield* Clock.currentTimeMillis

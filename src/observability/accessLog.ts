@@ -13,7 +13,7 @@
 import { Effect, FiberRef, LogLevel } from "effect"
 import { AppConfig } from "../Config"
 import type { RequestObserverShape } from "../http/RequestObserver"
-import { recordRequest } from "./metrics"
+import { recordCache, recordRequest } from "./metrics"
 
 export interface FinishedRequestFacts {
   readonly requestId: string
@@ -53,7 +53,9 @@ export const makeAccessLog: Effect.Effect<(facts: FinishedRequestFacts) => void,
 
 /** The access log and request metrics as an observer of the pipeline (src/http/RequestObserver.ts). */
 export const accessLogObserver: Effect.Effect<RequestObserverShape, never, AppConfig> = Effect.map(makeAccessLog, (write) => ({
-  onResponse: (r) =>
+  onResponse: (r) => {
+    // domain_intel_cache_total{cache=<operation>,result}: every answer a cache served or missed.
+    if (r.cache !== undefined) recordCache(r.operation, r.cache)
     write({
       requestId: r.requestId,
       org: r.caller?.org.name ?? null,
@@ -63,4 +65,5 @@ export const accessLogObserver: Effect.Effect<RequestObserverShape, never, AppCo
       status: r.status,
       durationMs: r.durationMs
     })
+  }
 }))

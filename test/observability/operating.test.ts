@@ -9,7 +9,8 @@ import { Redacted, Option } from "effect"
 import { resolve } from "node:path"
 import { Effect } from "effect"
 import { exchange } from "../../src/dns/DnsResolver"
-import { exposition, recordCache, recordOutbound } from "../../src/observability/metrics"
+import { exposition, recordOutbound } from "../../src/observability/metrics"
+import { type FakeCrtSh, makeRows, startCrtSh } from "../ct/crtsh"
 import { startServe, until } from "../support/process"
 import { startService, type TestService } from "../support/service"
 
@@ -17,14 +18,18 @@ const root = resolve(import.meta.dir, "../..")
 let open: TestService
 let locked: TestService
 let origin: ReturnType<typeof Bun.serve>
+let crt: FakeCrtSh
 
 beforeAll(async () => {
   origin = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("ok") })
-  open = await startService({ corsOrigins: ["https://console.example", "http://localhost:3000"] })
+  crt = startCrtSh()
+  crt.set("metrics.test", { kind: "rows", rows: makeRows("metrics.test", 2) })
+  open = await startService({ corsOrigins: ["https://console.example", "http://localhost:3000"], ctAggregatorUrl: crt.url })
   locked = await startService({ metricsToken: Option.some(Redacted.make("s3cret-metrics")) })
 })
 afterAll(async () => {
   origin?.stop(true)
+  await crt?.stop()
   await open?.stop()
   await locked?.stop()
 })
@@ -38,7 +43,8 @@ describe("/metrics", () => {
     await open.call("/v1/account", { key })
     await open.call("/v1/account")
     recordOutbound("dns", "timeout")
-    recordCache("ct", "hit")
+    // A CT page: a miss, then the same page from the cache.
+    for (let i = 0; i < 2; i++) expect((await open.call("/v1/domain/ct-logs?domain=metrics.test", { key })).status).toBe(200)
     const res = await open.call("/metrics")
     expect(res.status).toBe(200)
     expect(res.headers.get("content-type")).toContain("text/plain")
@@ -54,7 +60,9 @@ describe("/metrics", () => {
     expect(text).toMatch(/^domain_intel_outbound_requests_total\{kind="dns",outcome="timeout"\} \d+$/m)
     // The http-check above went out through HttpProbe.
     expect(text).toMatch(/^domain_intel_outbound_requests_total\{kind="http",outcome="ok"\} [1-9]\d*$/m)
-    expect(text).toMatch(/^domain_intel_cache_total\{cache="ct",result="hit"\} \d+$/m)
+    expect(text).toMatch(/^domain_intel_cache_total\{cache="ctLogs",result="miss"\} [1-9]\d*$/m)
+    expect(text).toMatch(/^domain_intel_cache_total\{cache="ctLogs",result="hit"\} [1-9]\d*$/m)
+    expect(text).toMatch(/^domain_intel_outbound_requests_total\{kind="ct",outcome="ok"\} [1-9]\d*$/m)
     expect(text).toContain("# TYPE domain_intel_request_duration_seconds histogram")
     expect(text).not.toContain(orgName)
     expect(text).not.toMatch(/\borg(anization)?(_id)?="/)
