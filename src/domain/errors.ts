@@ -50,6 +50,14 @@ export class QuotaExceeded extends Schema.TaggedError<QuotaExceeded>()("QuotaExc
   readonly status = 429
   readonly code = "quota_exceeded"
 }
+/** 429 for load, not quota: too many concurrent runs of a costly operation (Zone Hygiene). */
+export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
+  ...fields,
+  retryAfterSeconds: Schema.Number
+}) {
+  readonly status = 429
+  readonly code = "rate_limited"
+}
 export class UpstreamUnavailable extends Schema.TaggedError<UpstreamUnavailable>()("UpstreamUnavailable", fields) {
   readonly status = 502
   readonly code = "upstream_unavailable"
@@ -74,6 +82,7 @@ export type ApiError =
   | AlertAlreadyResolved
   | PayloadTooLarge
   | QuotaExceeded
+  | RateLimited
   | UpstreamUnavailable
   | NotReady
   | InternalError
@@ -127,6 +136,23 @@ export const QuotaExceededWire = Schema.transform(
     decode: (e) => new QuotaExceeded({ message: e.error.message, retryAfterSeconds: e.error.details.retry_after_seconds }),
     encode: (err: QuotaExceeded) => ({
       error: { code: "quota_exceeded" as const, message: err.message, details: { retry_after_seconds: err.retryAfterSeconds } }
+    })
+  }
+).annotations(HttpApiSchema.annotations({ status: 429 }))
+export const RateLimitedWire = Schema.transform(
+  Schema.Struct({
+    error: Schema.Struct({
+      code: Schema.Literal("rate_limited"),
+      message: Schema.String,
+      details: Schema.Struct({ retry_after_seconds: Schema.Number })
+    })
+  }),
+  Schema.typeSchema(RateLimited),
+  {
+    strict: false,
+    decode: (e) => new RateLimited({ message: e.error.message, retryAfterSeconds: e.error.details.retry_after_seconds }),
+    encode: (err: RateLimited) => ({
+      error: { code: "rate_limited" as const, message: err.message, details: { retry_after_seconds: err.retryAfterSeconds } }
     })
   }
 ).annotations(HttpApiSchema.annotations({ status: 429 }))

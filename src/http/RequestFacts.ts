@@ -39,6 +39,8 @@ export interface RequestFacts {
   caller: Caller["Type"] | undefined
   quota: QuotaState | undefined
   cache: CacheOutcome | undefined
+  /** Seconds a 429 that is not about the quota (RateLimited) asks the client to wait. */
+  retryAfterSeconds?: number
   /** The methods of a known path asked with another one (the 405's Allow header). */
   allow: ReadonlyArray<string> | undefined
 }

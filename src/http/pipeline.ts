@@ -31,8 +31,9 @@ const decorate = (facts: RequestFacts, response: HttpServerResponse.HttpServerRe
     headers["x-ratelimit-limit"] = String(q.limit)
     headers["x-ratelimit-remaining"] = String(q.remaining)
     headers["x-ratelimit-reset"] = String(q.resetAt)
-    if (response.status === 429 && q.retryAfterSeconds !== undefined) headers["retry-after"] = String(q.retryAfterSeconds)
   }
+  const retryAfter = facts.retryAfterSeconds ?? q?.retryAfterSeconds
+  if (response.status === 429 && retryAfter !== undefined) headers["retry-after"] = String(retryAfter)
   if (response.status === 401) headers["www-authenticate"] = "Bearer"
   if (response.status === 405 && facts.allow !== undefined) headers["allow"] = facts.allow.join(", ")
   return HttpServerResponse.setHeaders(response, headers)

@@ -26,7 +26,8 @@ const ERROR_CODE_EXAMPLES: Record<string, string> = {
   upstream_unavailable: "the CT aggregator did not answer and no cached answer exists",
   internal_error: "internal error",
   method_not_allowed: "GET is not allowed here; use POST",
-  payload_too_large: "the request body is larger than 1048576 bytes"
+  payload_too_large: "the request body is larger than 1048576 bytes",
+  rate_limited: "too many zone audits at once for this organization; retry shortly"
 }
 
 /** What each error answer means, in place of the generator's class names. */
@@ -37,7 +38,7 @@ const RESPONSE_TEXT: Record<string, string> = {
   "405": "method_not_allowed: a known path asked with another method (the Allow header lists the methods)",
   "409": "alert_already_resolved",
   "413": "payload_too_large: a body over 1 MiB",
-  "429": "quota_exceeded: the monthly quota is used up (Retry-After, X-RateLimit-Reset)",
+  "429": "quota_exceeded: the monthly quota is used up, or rate_limited: too much at once (Retry-After)",
   "500": "internal_error: never carries a stack trace",
   "502": "upstream_unavailable: an upstream failed or ran out of time and no cached answer exists",
   "503": "the database does not answer"
