@@ -15,6 +15,7 @@ import { BunContext, BunRuntime } from "@effect/platform-bun"
 import { Cause, Console, Effect, Exit, HashMap, Layer, Logger, LogLevel } from "effect"
 import { auditTokensCommand, groups, keysCommand, orgsCommand } from "./account/cli"
 import { AppConfig } from "./Config"
+import { mcpCommand } from "./mcp/command"
 import { SqlLive } from "./store/Sql"
 import { version } from "../package.json"
 
@@ -65,7 +66,7 @@ const migrate = Command.make("migrate", {}, () =>
 
 const root = Command.make("domain-intel", {}, () => serveProgram).pipe(
   Command.withDescription("Domain intelligence HTTP/JSON service"),
-  Command.withSubcommands([serve, keysCommand, orgsCommand, auditTokensCommand, migrate])
+  Command.withSubcommands([serve, keysCommand, orgsCommand, auditTokensCommand, migrate, mcpCommand])
 )
 
 /** Raised before parsing: an unknown command, named at the level where it was given. */
