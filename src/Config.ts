@@ -2,7 +2,7 @@
  * Every environment variable the service reads, in one place (DECISIONS.md, "Configuration").
  * Read only through Effect `Config`, so tests swap the provider instead of touching `process.env`.
  */
-import { Config, Context, Effect, Layer, Option } from "effect"
+import { Config, Context, Effect, Layer, Option, type Redacted } from "effect"
 import { readFileSync } from "node:fs"
 
 export interface ResolverAddress {
