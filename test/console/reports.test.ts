@@ -50,7 +50,9 @@ const run = async (operation: string, tab: string, value: string, name: string) 
   const form = w.page.locator(`form[data-operation=${operation}]`)
   await form.locator("input").first().fill(value)
   await form.getByRole("button", { name: "Run" }).click()
-  await w.page.locator(`#analysis-${operation} details.raw`).waitFor()
+  const panel = w.page.locator(`#analysis-${operation}`)
+  await panel.locator("details.raw, .error").first().waitFor()
+  if (await panel.locator(".error").count()) throw new Error(`the console showed: ${await panel.locator(".error").textContent()}`)
   await w.shot(name)
   return w
 }
@@ -94,5 +96,5 @@ describe("console reports", () => {
     expect(await report.locator("table tbody tr").count()).toBe(api.checks.length)
     expect(w.cspViolations).toEqual([])
     await w.page.context().close()
-  }, 30_000)
+  }, 45_000)
 })
