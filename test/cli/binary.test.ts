@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process"
 import { copyFileSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { buildBinary } from "../support/binary"
 import { startServe, until, waitUntilUp } from "../support/process"
 
 const root = resolve(import.meta.dir, "../..")
@@ -15,8 +16,7 @@ const binary = join(work, "domain-intel")
 let origin: ReturnType<typeof Bun.serve>
 
 beforeAll(() => {
-  const built = spawnSync(process.execPath, ["build", "--compile", "src/main.ts", "--outfile", join(work, "build", "domain-intel")], { cwd: root, encoding: "utf8" })
-  if (built.status !== 0) throw new Error(`build failed: ${built.stderr}`)
+  buildBinary(join(work, "build", "domain-intel"))
   copyFileSync(join(work, "build", "domain-intel"), binary)
   origin = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("hello", { headers: { server: "bin-origin" } }) })
 })
