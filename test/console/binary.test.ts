@@ -4,23 +4,21 @@
  * draws a chart from them.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test"
-import { spawnSync } from "node:child_process"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join, resolve } from "node:path"
+import { join } from "node:path"
 import type { Browser } from "playwright-core"
 import { appJs } from "../../src/console/generated/assets"
+import { buildBinary } from "../support/binary"
 import { startServe, waitUntilUp } from "../support/process"
 import { launch, openPage, signIn } from "./browser"
 
-const root = resolve(import.meta.dir, "../..")
 const work = mkdtempSync(join(tmpdir(), "di-console-bin-"))
 const binary = join(work, "domain-intel")
 let browser: Browser
 
 beforeAll(async () => {
-  const built = spawnSync(process.execPath, ["build", "--compile", "src/main.ts", "--outfile", binary], { cwd: root, encoding: "utf8" })
-  if (built.status !== 0) throw new Error(`build failed: ${built.stderr}`)
+  buildBinary(binary) // the flags of `npm run build`
   browser = await launch()
 }, 180_000)
 afterAll(async () => {
