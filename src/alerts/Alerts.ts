@@ -8,6 +8,7 @@ import { Clock, Effect, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import type { Metric } from "../analytics/analyze"
 import { AlertAlreadyResolved, NotFound } from "../domain/errors"
+import { placeholders } from "../store/Sql"
 import {
   type AlertEvent,
   alertJson,
@@ -52,7 +53,7 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
     const sql = yield* SqlClient.SqlClient
 
     const findRule = (orgId: string, id: string) =>
-      sql.unsafe<RuleRow>(ruleReads.one, [id, orgId]).pipe(
+      sql.unsafe<RuleRow>(placeholders(sql, ruleReads.one), [id, orgId]).pipe(
         Effect.map((rows) => Option.fromNullable(rows[0]))
       )
 
@@ -78,7 +79,7 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
     }, Effect.orDie)
 
     const listRules = Effect.fn("Alerts.listRules")(function*(orgId: string) {
-      const rows = yield* sql.unsafe<RuleRow>(ruleReads.list, [orgId])
+      const rows = yield* sql.unsafe<RuleRow>(placeholders(sql, ruleReads.list), [orgId])
       return rows.map(ruleJson)
     }, Effect.orDie)
 

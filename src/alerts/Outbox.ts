@@ -13,6 +13,7 @@ import * as https from "node:https"
 import { AppConfig } from "../Config"
 import { TargetForbidden } from "../domain/errors"
 import { parseTarget, type VettedTarget, vetTarget } from "../probe/guard"
+import { forUpdate } from "../store/Sql"
 import { backoffMs, MAX_ATTEMPTS, SIGNATURE_HEADER, signature } from "./analyze"
 
 export interface EmailMessage {
@@ -99,16 +100,37 @@ const deliverEmail = (row: OutboxRow, sender: Context.Tag.Service<EmailSender>) 
   }).pipe(Effect.mapError((e) => new DeliveryFailed(e.message, false)))
 }
 
+/**
+ * How long a claimed row stays invisible to other senders: longer than one delivery (the
+ * webhook timeout), so a row is sent by one instance at a time; a sender that dies holding rows
+ * leaves them to be retried after this.
+ */
+const CLAIM_MS = 6 * WEBHOOK_TIMEOUT_MS
+
+/**
+ * Claims up to BATCH due rows for this sender in one statement: pushes their next attempt past
+ * the claim window, so no other instance picks them up meanwhile. On PostgreSQL the rows are
+ * chosen `FOR UPDATE SKIP LOCKED` (concurrent claimers take disjoint rows without waiting); on
+ * SQLite the UPDATE runs under the database write lock, which has the same effect.
+ */
+export const claimDue = (withEmail: boolean) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const now = yield* Clock.currentTimeMillis
+    const rows = yield* sql<OutboxRow>`UPDATE alert_outbox SET next_attempt_at = ${now + CLAIM_MS}
+      WHERE id IN (SELECT id FROM alert_outbox WHERE status = 'pending' AND next_attempt_at <= ${now}
+        ${withEmail ? sql`` : sql`AND channel_type = 'webhook'`}
+        ORDER BY id LIMIT ${BATCH} ${forUpdate(sql, true)})
+      RETURNING id, alert_id, event, channel_type, destination, payload, attempts`
+    return [...rows].sort((a, b) => a.id - b.id)
+  })
+
 /** Sends every due outbox row once; returns how many were delivered. */
 export const deliverDue = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const config = yield* AppConfig
   const email = yield* Effect.serviceOption(EmailSender)
-  const now = yield* Clock.currentTimeMillis
-  const rows = yield* sql<OutboxRow>`SELECT id, alert_id, event, channel_type, destination, payload, attempts
-    FROM alert_outbox WHERE status = 'pending' AND next_attempt_at <= ${now}
-      ${Option.isNone(email) ? sql`AND channel_type = 'webhook'` : sql``}
-    ORDER BY id LIMIT ${BATCH}`
+  const rows = yield* claimDue(Option.isSome(email))
   let delivered = 0
   yield* Effect.forEach(rows, (row) =>
     Effect.gen(function*() {

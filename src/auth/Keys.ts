@@ -87,7 +87,7 @@ export class Keys extends Effect.Service<Keys>()("domain-intel/Keys", {
       const cred = parseCredential("di", token)
       if (Option.isNone(cred)) return Option.none<Organization>()
       const rows = yield* sql<Organization & { secretHash: string }>`
-        SELECT o.id, o.name, o.plan, k.secret_hash AS secretHash
+        SELECT o.id, o.name, o.plan, k.secret_hash AS "secretHash"
         FROM api_keys k JOIN organizations o ON o.id = k.org_id
         WHERE k.id = ${cred.value.id} AND k.revoked_at IS NULL`
       const row = rows[0]
@@ -100,7 +100,7 @@ export class Keys extends Effect.Service<Keys>()("domain-intel/Keys", {
       const cred = parseCredential("dia", token)
       if (Option.isNone(cred)) return false
       const rows = yield* sql<{ domain: string; secretHash: string }>`
-        SELECT domain, secret_hash AS secretHash FROM audit_tokens WHERE id = ${cred.value.id}`
+        SELECT domain, secret_hash AS "secretHash" FROM audit_tokens WHERE id = ${cred.value.id}`
       const row = rows[0]
       if (!row || !matches(cred.value.secret, row.secretHash)) return false
       const d = domain.toLowerCase()
@@ -112,7 +112,7 @@ export class Keys extends Effect.Service<Keys>()("domain-intel/Keys", {
       const cred = parseCredential("dia", token)
       if (Option.isNone(cred)) return Option.none<Organization>()
       const rows = yield* sql<Organization & { secretHash: string }>`
-        SELECT o.id, o.name, o.plan, t.secret_hash AS secretHash
+        SELECT o.id, o.name, o.plan, t.secret_hash AS "secretHash"
         FROM audit_tokens t JOIN organizations o ON o.id = t.org_id WHERE t.id = ${cred.value.id}`
       const row = rows[0]
       if (!row || !matches(cred.value.secret, row.secretHash)) return Option.none<Organization>()

@@ -11,6 +11,8 @@
  * connection (this process's writer, another instance) commits, and costs a fraction of a
  * microsecond, so a caller can keep what it derived from a read until the next commit.
  *
+ * On PostgreSQL there is no such reader (each read is a network round trip anyway, and other
+ * instances' commits are invisible to `data_version`), so `reader` is undefined there too.
  * An in-memory store cannot be opened twice, so there `reader` is undefined and the fast path
  * stays off; every request then takes the HttpApi path.
  */
@@ -18,7 +20,7 @@ import { SqlClient } from "@effect/sql"
 import { Database, type SQLQueryBindings } from "bun:sqlite"
 import { Effect } from "effect"
 import { AppConfig } from "../Config"
-import { sqliteFilename } from "./Sql"
+import { isPostgresUrl, sqliteFilename } from "./Sql"
 
 export interface Reader {
   /** Every row of a read query; `?` placeholders, prepared once and reused. */
@@ -32,6 +34,8 @@ export class ReadStore extends Effect.Service<ReadStore>()("domain-intel/ReadSto
     const config = yield* AppConfig
     // The writer connection comes first: it creates the file, turns WAL on and migrates.
     yield* SqlClient.SqlClient
+    // PostgreSQL: no second connection; every request takes the HttpApi path.
+    if (isPostgresUrl(config.databaseUrl)) return { reader: undefined as Reader | undefined }
     const filename = sqliteFilename(config.databaseUrl)
     if (filename === ":memory:") return { reader: undefined as Reader | undefined }
     const db = yield* Effect.acquireRelease(
