@@ -11,8 +11,11 @@ export const SystemLive = HttpApiBuilder.group(Api, "system", (handlers) =>
       .handle("healthz", () => Effect.succeed({ status: "ok" as const }))
       .handle("readyz", () =>
         sql`SELECT 1 AS one`.pipe(
+          // A database that does not answer in time is as unavailable as one that refuses; a
+          // lost PostgreSQL connection surfaces as a defect of the driver, so every cause counts.
+          Effect.timeoutFail({ duration: "3 seconds", onTimeout: () => new NotReady({ message: "database unavailable" }) }),
           Effect.as({ status: "ready" as const, database: "ok" as const }),
-          Effect.mapError(() => new NotReady({ message: "database unavailable" }))
+          Effect.catchAllCause(() => Effect.fail(new NotReady({ message: "database unavailable" })))
         ))
   })
 )
