@@ -30,9 +30,10 @@ export const nextMonthStart = (ms: number): number => {
 /** Requests refused before or at the quota gate (401, 429) never count. */
 export const countsAgainstQuota = (status: number) => status !== 401 && status !== 429
 
+/** `resetAt`: Unix seconds of the next period's start (X-RateLimit-Reset). */
 export type QuotaDecision =
-  | { readonly _tag: "Allowed"; readonly limit: number; readonly remaining: number }
-  | { readonly _tag: "Exceeded"; readonly limit: number; readonly retryAfterSeconds: number }
+  | { readonly _tag: "Allowed"; readonly limit: number; readonly remaining: number; readonly resetAt: number }
+  | { readonly _tag: "Exceeded"; readonly limit: number; readonly retryAfterSeconds: number; readonly resetAt: number }
 
 /** The most units an instance reserves at once (and so the most a killed instance can strand). */
 export const MAX_BLOCK = 500
@@ -123,14 +124,20 @@ export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
     const exceeded = (limit: number, now: number): QuotaDecision => ({
       _tag: "Exceeded",
       limit,
-      retryAfterSeconds: Math.max(1, Math.ceil((nextMonthStart(now) - now) / 1000))
+      retryAfterSeconds: Math.max(1, Math.ceil((nextMonthStart(now) - now) / 1000)),
+      resetAt: Math.floor(nextMonthStart(now) / 1000)
     })
 
     /** Hands out `units` held units (the caller checked there are enough). */
-    const takeHeld = (c: Counter, limit: number, units: number, now: number) => {
+    const takeHeld = (c: Counter, limit: number, units: number, now: number): QuotaDecision & { _tag: "Allowed" } => {
       c.held -= units
       c.lastUse = now
-      return { _tag: "Allowed" as const, limit, remaining: Math.max(0, limit - (c.storeUsed - c.held)) }
+      return {
+        _tag: "Allowed" as const,
+        limit,
+        remaining: Math.max(0, limit - (c.storeUsed - c.held)),
+        resetAt: Math.floor(nextMonthStart(c.month) / 1000)
+      }
     }
 
     /** Reserves at least `units` more (a block when there is room for one); false when refused. */
