@@ -45,6 +45,12 @@ export const blockSize = (remaining: number): number => Math.max(1, Math.min(MAX
 
 /** How long an organization's held units may sit unused before they go back to the store. */
 const IDLE_MS = 1_000
+/**
+ * How long a refusal is remembered: a client hammering a used-up quota costs one statement per
+ * this interval, not one per request. Shorter than IDLE_MS, so units another instance gives back
+ * are seen before anyone could notice.
+ */
+const REFUSAL_MS = 250
 
 interface Counter {
   readonly orgId: string
@@ -54,6 +60,9 @@ interface Counter {
   /** `used` as the store last reported it (every instance's reservations). */
   storeUsed: number
   lastUse: number
+  /** After a refusal: until then, a request needing at least `refusedNeed` is refused without I/O. */
+  refusedUntil: number
+  refusedNeed: number
   readonly lock: Effect.Semaphore
 }
 
@@ -115,7 +124,16 @@ export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
           counters.delete(oldest)
           if (evicted.held > 0) runFork(release(evicted))
         }
-        c = { orgId: org.id, month: m, held: 0, storeUsed: 0, lastUse: now, lock: Effect.unsafeMakeSemaphore(1) }
+        c = {
+          orgId: org.id,
+          month: m,
+          held: 0,
+          storeUsed: 0,
+          lastUse: now,
+          refusedUntil: 0,
+          refusedNeed: 0,
+          lock: Effect.unsafeMakeSemaphore(1)
+        }
         counters.set(key, c)
       }
       return c
@@ -141,7 +159,7 @@ export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
     }
 
     /** Reserves at least `units` more (a block when there is room for one); false when refused. */
-    const reserve = (c: Counter, limit: number, units: number) =>
+    const reserve = (c: Counter, limit: number, units: number, now: number) =>
       Effect.gen(function*() {
         const need = units - c.held
         const block = Math.min(limit, Math.max(need, blockSize(limit - c.storeUsed)))
@@ -154,6 +172,8 @@ export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
         if (used === undefined) {
           // Refused: fewer than `need` units are left to this instance.
           c.storeUsed = Math.max(c.storeUsed, limit - need + 1)
+          c.refusedUntil = now + REFUSAL_MS
+          c.refusedNeed = need
           return false
         }
         c.storeUsed = used
@@ -171,7 +191,8 @@ export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
         // One reservation at a time per counter: concurrent requests wait for it, then share it.
         return c.lock.withPermits(1)(Effect.suspend(() => {
           if (c.held >= units) return Effect.succeed(takeHeld(c, limit, units, now))
-          return reserve(c, limit, units).pipe(
+          if (now < c.refusedUntil && units - c.held >= c.refusedNeed) return Effect.succeed(exceeded(limit, now))
+          return reserve(c, limit, units, now).pipe(
             Effect.map((ok) => (ok ? takeHeld(c, limit, units, now) : exceeded(limit, now)))
           )
         })).pipe(Effect.orDie)
