@@ -51,6 +51,8 @@ const IDLE_MS = 1_000
  * are seen before anyone could notice.
  */
 const REFUSAL_MS = 250
+/** A counter holding nothing is dropped from memory after this long unused. */
+const FORGET_MS = 60_000
 
 interface Counter {
   readonly orgId: string
@@ -136,6 +138,7 @@ export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
         }
         counters.set(key, c)
       }
+      c.lastUse = now
       return c
     }
 
@@ -227,8 +230,10 @@ export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
 
     const releaseIdle = Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
-      for (const c of counters.values()) {
+      for (const [key, c] of counters) {
         if (c.held > 0 && now - c.lastUse >= IDLE_MS) yield* c.lock.withPermits(1)(release(c))
+        // Long unused and holding nothing: forget it (a request since would have touched lastUse).
+        else if (c.held === 0 && now - c.lastUse >= FORGET_MS) counters.delete(key)
       }
     })
     // On a wall-clock timer rather than an Effect schedule: housekeeping, not logic, and a
