@@ -66,6 +66,16 @@ export interface AppConfigShape {
   readonly webhookSigningSecret: Redacted.Redacted<string>
   /** First retry delay of a failed webhook delivery; doubles per attempt (the README (Account analytics and alerting)). */
   readonly webhookRetryBaseMs: number
+  /** Zone Hygiene outbound limits (docs/security.md): nameserver addresses queried per audit. */
+  readonly zoneAuditMaxNsAddresses: number
+  /** Seconds a zone's report is served from cache (0: only concurrent audits are shared). */
+  readonly zoneAuditCacheTtlS: number
+  /** Concurrent zone audits per instance and per organization; ms a caller waits for a slot before 429. */
+  readonly zoneAuditConcurrency: number
+  readonly zoneAuditConcurrencyPerOrg: number
+  readonly zoneAuditQueueMs: number
+  /** Queries per second (and burst) to one nameserver address, over all audits of the instance. */
+  readonly dnsDestinationQps: number
   /** Serve the hot read-only account GETs on the fast path (src/http/FastPath.ts; FAST_PATH, default true). */
   readonly fastPath: boolean
 }
@@ -101,7 +111,13 @@ const config = Config.all({
     Config.withDefault(Redacted.make("domain-intel-webhook"))
   ),
   webhookRetryBaseMs: Config.integer("WEBHOOK_RETRY_BASE_MS").pipe(Config.withDefault(5000)),
-  fastPath: Config.boolean("FAST_PATH").pipe(Config.withDefault(true))
+  fastPath: Config.boolean("FAST_PATH").pipe(Config.withDefault(true)),
+  zoneAuditMaxNsAddresses: Config.integer("ZONE_AUDIT_MAX_NS_ADDRESSES").pipe(Config.withDefault(8), Config.validate({ message: "ZONE_AUDIT_MAX_NS_ADDRESSES must be 1-52", validation: (n) => n >= 1 && n <= 52 })),
+  zoneAuditCacheTtlS: Config.integer("ZONE_AUDIT_CACHE_TTL_S").pipe(Config.withDefault(300), Config.validate({ message: "ZONE_AUDIT_CACHE_TTL_S must be 0-86400", validation: (n) => n >= 0 && n <= 86400 })),
+  zoneAuditConcurrency: Config.integer("ZONE_AUDIT_CONCURRENCY").pipe(Config.withDefault(8), Config.validate({ message: "ZONE_AUDIT_CONCURRENCY must be at least 1", validation: (n) => n >= 1 })),
+  zoneAuditConcurrencyPerOrg: Config.integer("ZONE_AUDIT_CONCURRENCY_PER_ORG").pipe(Config.withDefault(2), Config.validate({ message: "ZONE_AUDIT_CONCURRENCY_PER_ORG must be at least 1", validation: (n) => n >= 1 })),
+  zoneAuditQueueMs: Config.integer("ZONE_AUDIT_QUEUE_MS").pipe(Config.withDefault(5000), Config.validate({ message: "ZONE_AUDIT_QUEUE_MS must be 0-60000", validation: (n) => n >= 0 && n <= 60000 })),
+  dnsDestinationQps: Config.integer("DNS_DESTINATION_QPS").pipe(Config.withDefault(20), Config.validate({ message: "DNS_DESTINATION_QPS must be at least 1", validation: (n) => n >= 1 }))
 })
 
 export class AppConfig extends Context.Tag("domain-intel/AppConfig")<AppConfig, AppConfigShape>() {

@@ -3,12 +3,16 @@
  * same run. The replica answers like Cloudflare (headers, cookies) and blocks attack-looking
  * requests with Cloudflare's 1020 page, the way a Cloudflare zone with WAF rules does.
  *
- *   bun bench/waf/run.ts [--runs 20]
+ *   bun bench/waf/run.ts [--runs 20] [--no-accuracy] [--table]
+ *
+ * Then, in the same run, per-vendor precision and recall of domain-intel and `wafw00f -a` over
+ * the replica corpus (bench/waf/accuracy-core.ts): the summary, and the per-vendor table with --table.
  *
  * Needs the Debian package wafw00f (/usr/bin/wafw00f). Only loopback is contacted.
  */
 import { existsSync } from "node:fs"
 import { startService } from "../../test/support/service"
+import { runAccuracy } from "./accuracy-core"
 
 const arg = (n: string, d: string) => {
   const i = process.argv.indexOf(`--${n}`)
@@ -91,3 +95,9 @@ console.log(`domain-intel active (5 canaries): median ${median(active).toFixed(1
 console.log(`wafw00f 2.2.0: median ${median(peer).toFixed(1)} ms over ${peer.length} runs -> ${peerVerdict}`)
 await svc.stop()
 replica.stop(true)
+
+if (!process.argv.includes("--no-accuracy")) {
+  const acc = await runAccuracy()
+  if (process.argv.includes("--table")) console.log("\n" + acc.markdown + "\n")
+  console.log(acc.summary)
+}

@@ -1,9 +1,13 @@
 /**
  * DNS on the wire with `dns-packet`: UDP with EDNS0, TCP on truncation (or on request), to the
  * recursive resolvers of `DNS_RESOLVERS` (tried in turn) or to one named server.
- * Malformed or hostile answers are typed errors, never crashes.
+ * Malformed or hostile answers are typed errors, never crashes. Transaction ids come from the
+ * CSPRNG; an answer counts only when its id and its echoed question (name, type, class) match
+ * the query, anything else is dropped as spoofed. Every wait is an Effect timeout, so TestClock
+ * drives it.
  */
-import { Context, Data, Effect, Layer } from "effect"
+import { Context, Data, Duration, Effect, Layer } from "effect"
+import { randomInt } from "node:crypto"
 import * as dgram from "node:dgram"
 import * as net from "node:net"
 import * as packet from "dns-packet"
@@ -71,7 +75,19 @@ const encodeQuery = (q: DnsQuestion, id: number): Buffer =>
     } as any]
   })
 
-const decodeAnswer = (buf: Buffer, q: DnsQuestion, id: number, server: ResolverAddress): DnsAnswerSet => {
+/** A fresh 16-bit transaction id from the CSPRNG. */
+export const newQueryId = (): number => randomInt(0, 0x10000)
+
+const normName = (n: string) => {
+  const x = n.toLowerCase().replace(/\.$/, "")
+  return x === "" ? "." : x
+}
+
+/**
+ * Decodes one answer to `q`. Fails (DnsMalformed) unless the id matches and the message echoes
+ * exactly the question asked; `requireQuestion` false lets later AXFR messages omit it (RFC 5936).
+ */
+export const decodeAnswer = (buf: Buffer, q: DnsQuestion, id: number, server: ResolverAddress, requireQuestion = true): DnsAnswerSet => {
   let p: packet.Packet
   try {
     p = packet.decode(buf)
@@ -80,6 +96,13 @@ const decodeAnswer = (buf: Buffer, q: DnsQuestion, id: number, server: ResolverA
   }
   if (p.id !== id) throw new DnsMalformed({ server: fmt(server), name: q.name, reason: "answer id does not match the query" })
   if (p.type !== "response") throw new DnsMalformed({ server: fmt(server), name: q.name, reason: "message is not a response" })
+  const qs = p.questions ?? []
+  if (requireQuestion || qs.length > 0) {
+    const echo = qs[0]
+    const same = qs.length === 1 && normName(String(echo.name)) === normName(q.name) &&
+      String(echo.type).toUpperCase() === q.type.toUpperCase() && String(echo.class ?? "IN").toUpperCase() === "IN"
+    if (!same) throw new DnsMalformed({ server: fmt(server), name: q.name, reason: "answer question does not match the query" })
+  }
   const flags = p.flags ?? 0
   return {
     rcode: (p as any).rcode ?? "NOERROR",
@@ -97,54 +120,54 @@ const decodeAnswer = (buf: Buffer, q: DnsQuestion, id: number, server: ResolverA
 }
 
 const udpExchange = (q: DnsQuestion, server: ResolverAddress, timeoutMs: number) =>
-  Effect.async<DnsAnswerSet, DnsError>((resume) => {
-    const id = Math.floor(Math.random() * 65535)
-    const socket = dgram.createSocket(net.isIPv6(server.host) ? "udp6" : "udp4")
+  Effect.suspend(() => {
     let lastMalformed: DnsMalformed | undefined
-    let done = false
-    const finish = (eff: Effect.Effect<DnsAnswerSet, DnsError>) => {
-      if (done) return
-      done = true
-      clearTimeout(timer)
-      try { socket.close() } catch { /* already closed */ }
-      resume(eff)
-    }
-    const timer = setTimeout(
-      () => finish(Effect.fail(lastMalformed ?? new DnsTimeout({ server: fmt(server), name: q.name }))),
-      timeoutMs
-    )
-    socket.on("error", (e) => finish(Effect.fail(new DnsFailure({ server: fmt(server), name: q.name, reason: e.message }))))
-    socket.on("message", (msg) => {
-      try {
-        const ans = decodeAnswer(msg, q, id, server)
-        finish(Effect.succeed(ans))
-      } catch (e) {
-        // A spoofed or garbled datagram: keep waiting for the real answer until the timeout,
-        // but remember the reason in case nothing better arrives.
-        if (e instanceof DnsMalformed) lastMalformed = e
+    return Effect.async<DnsAnswerSet, DnsError>((resume) => {
+      const id = newQueryId()
+      const socket = dgram.createSocket(net.isIPv6(server.host) ? "udp6" : "udp4")
+      let done = false
+      const finish = (eff: Effect.Effect<DnsAnswerSet, DnsError>) => {
+        if (done) return
+        done = true
+        try { socket.close() } catch { /* already closed */ }
+        resume(eff)
       }
-    })
-    socket.send(encodeQuery(q, id), server.port, server.host, (err) => {
-      if (err) finish(Effect.fail(new DnsFailure({ server: fmt(server), name: q.name, reason: err.message })))
-    })
-    return Effect.sync(() => finish(Effect.fail(new DnsTimeout({ server: fmt(server), name: q.name }))))
+      socket.on("error", (e) => finish(Effect.fail(new DnsFailure({ server: fmt(server), name: q.name, reason: e.message }))))
+      socket.on("message", (msg, rinfo) => {
+        try {
+          if (rinfo.port !== server.port) throw new DnsMalformed({ server: fmt(server), name: q.name, reason: "answer from another port" })
+          finish(Effect.succeed(decodeAnswer(msg, q, id, server)))
+        } catch (e) {
+          // A spoofed or garbled datagram: keep waiting for the real answer until the timeout,
+          // but remember the reason in case nothing better arrives.
+          if (e instanceof DnsMalformed) lastMalformed = e
+        }
+      })
+      socket.send(encodeQuery(q, id), server.port, server.host, (err) => {
+        if (err) finish(Effect.fail(new DnsFailure({ server: fmt(server), name: q.name, reason: err.message })))
+      })
+      return Effect.sync(() => { done = true; try { socket.close() } catch { /* already closed */ } })
+    }).pipe(
+      Effect.timeoutFail({
+        duration: Duration.millis(timeoutMs),
+        onTimeout: () => lastMalformed ?? new DnsTimeout({ server: fmt(server), name: q.name })
+      })
+    )
   })
 
-/** One length-prefixed exchange over TCP; reads exactly one message. */
+/** One length-prefixed exchange over TCP; messages whose id or question do not match are dropped. */
 const tcpExchange = (q: DnsQuestion, server: ResolverAddress, timeoutMs: number) =>
   Effect.async<DnsAnswerSet, DnsError>((resume) => {
-    const id = Math.floor(Math.random() * 65535)
+    const id = newQueryId()
     const socket = net.connect({ host: server.host, port: server.port })
     let done = false
     let buf = Buffer.alloc(0)
     const finish = (eff: Effect.Effect<DnsAnswerSet, DnsError>) => {
       if (done) return
       done = true
-      clearTimeout(timer)
       socket.destroy()
       resume(eff)
     }
-    const timer = setTimeout(() => finish(Effect.fail(new DnsTimeout({ server: fmt(server), name: q.name }))), timeoutMs)
     socket.on("connect", () => {
       const msg = encodeQuery(q, id)
       const len = Buffer.alloc(2)
@@ -153,117 +176,33 @@ const tcpExchange = (q: DnsQuestion, server: ResolverAddress, timeoutMs: number)
     })
     socket.on("data", (d: Buffer) => {
       buf = Buffer.concat([buf, d])
-      if (buf.length > 70_000) {
+      if (buf.length > 140_000) {
         return finish(Effect.fail(new DnsMalformed({ server: fmt(server), name: q.name, reason: "oversized TCP message" })))
       }
-      if (buf.length >= 2) {
-        const n = buf.readUInt16BE(0)
-        if (buf.length >= 2 + n) {
-          try {
-            finish(Effect.succeed(decodeAnswer(buf.subarray(2, 2 + n), q, id, server)))
-          } catch (e) {
-            finish(Effect.fail(e as DnsError))
-          }
-        }
-      }
-    })
-    socket.on("error", (e) => finish(Effect.fail(new DnsFailure({ server: fmt(server), name: q.name, reason: e.message }))))
-    socket.on("close", () => finish(Effect.fail(new DnsFailure({ server: fmt(server), name: q.name, reason: "connection closed before an answer" }))))
-    return Effect.sync(() => finish(Effect.fail(new DnsTimeout({ server: fmt(server), name: q.name }))))
-  })
-
-export const exchange = (q: DnsQuestion, server: ResolverAddress, timeoutMs: number): Effect.Effect<DnsAnswerSet, DnsError> =>
-  q.tcp
-    ? tcpExchange(q, server, timeoutMs)
-    : Effect.flatMap(udpExchange(q, server, timeoutMs), (ans) => (ans.flags.tc ? tcpExchange(q, server, timeoutMs) : Effect.succeed(ans)))
-
-export interface ZoneTransfer {
-  /** Every record of the transfer, the opening and the closing SOA included. */
-  readonly records: ReadonlyArray<packet.Answer>
-  /** How many DNS messages carried the transfer. */
-  readonly messages: number
-}
-
-/**
- * AXFR over TCP (RFC 5936): one query, then as many length-prefixed messages as the server
- * sends, until the SOA that closes the transfer. A refusal is a `DnsRcode`; a server that stops
- * early, sends garbage or never closes is a `DnsFailure`/`DnsMalformed`/`DnsTimeout`.
- * Bounded: at most `maxRecords` records and `timeoutMs` in all.
- */
-export const axfr = (
-  zone: string,
-  server: ResolverAddress,
-  timeoutMs: number,
-  maxRecords = 200_000
-): Effect.Effect<ZoneTransfer, DnsError> =>
-  Effect.async<ZoneTransfer, DnsError>((resume) => {
-    const id = Math.floor(Math.random() * 65535)
-    const q: DnsQuestion = { name: zone, type: "AXFR", recursionDesired: false }
-    const socket = net.connect({ host: server.host, port: server.port })
-    const records: Array<packet.Answer> = []
-    let messages = 0
-    let soaSeen = 0
-    let done = false
-    let buf = Buffer.alloc(0)
-    const srv = fmt(server)
-    const finish = (eff: Effect.Effect<ZoneTransfer, DnsError>) => {
-      if (done) return
-      done = true
-      clearTimeout(timer)
-      socket.destroy()
-      resume(eff)
-    }
-    const timer = setTimeout(() => finish(Effect.fail(new DnsTimeout({ server: srv, name: zone }))), timeoutMs)
-    socket.on("connect", () => {
-      const msg = packet.encode({
-        type: "query",
-        id,
-        flags: 0,
-        questions: [{ type: "AXFR" as any, name: zone, class: "IN" }]
-      })
-      const len = Buffer.alloc(2)
-      len.writeUInt16BE(msg.length)
-      socket.write(Buffer.concat([len, msg]))
-    })
-    socket.on("data", (d: Buffer) => {
-      buf = Buffer.concat([buf, d])
       while (!done && buf.length >= 2) {
         const n = buf.readUInt16BE(0)
         if (buf.length < 2 + n) return
         const raw = buf.subarray(2, 2 + n)
         buf = buf.subarray(2 + n)
-        let ans: DnsAnswerSet
         try {
-          ans = decodeAnswer(raw, q, id, server)
+          return finish(Effect.succeed(decodeAnswer(raw, q, id, server)))
         } catch (e) {
-          return finish(Effect.fail(e as DnsError))
-        }
-        messages++
-        if (ans.rcode !== "NOERROR") {
-          return finish(Effect.fail(new DnsRcode({ server: srv, name: zone, rcode: ans.rcode })))
-        }
-        for (const r of ans.answers) {
-          if (records.length === 0 && r.type !== "SOA") {
-            return finish(Effect.fail(new DnsMalformed({ server: srv, name: zone, reason: "transfer does not start with the SOA" })))
-          }
-          records.push(r)
-          if (r.type === "SOA") soaSeen++
-          if (soaSeen >= 2) return finish(Effect.succeed({ records, messages }))
-          if (records.length > maxRecords) {
-            return finish(Effect.fail(new DnsFailure({ server: srv, name: zone, reason: `transfer larger than ${maxRecords} records` })))
-          }
-        }
-        if (ans.answers.length === 0) {
-          return finish(Effect.fail(new DnsFailure({ server: srv, name: zone, reason: "empty transfer message" })))
+          // Not the answer to this query: drop it and read on.
+          if (!(e instanceof DnsMalformed) || !/does not match/.test(e.reason)) return finish(Effect.fail(e as DnsError))
         }
       }
     })
-    socket.on("error", (e) => finish(Effect.fail(new DnsFailure({ server: srv, name: zone, reason: e.message }))))
-    socket.on("close", () =>
-      finish(Effect.fail(new DnsFailure({ server: srv, name: zone, reason: records.length === 0 ? "connection closed before an answer" : "connection closed before the closing SOA" })))
-    )
-    return Effect.sync(() => finish(Effect.fail(new DnsTimeout({ server: srv, name: zone }))))
-  })
+    socket.on("error", (e) => finish(Effect.fail(new DnsFailure({ server: fmt(server), name: q.name, reason: e.message }))))
+    socket.on("close", () => finish(Effect.fail(new DnsFailure({ server: fmt(server), name: q.name, reason: "connection closed before an answer" }))))
+    return Effect.sync(() => { done = true; socket.destroy() })
+  }).pipe(
+    Effect.timeoutFail({ duration: Duration.millis(timeoutMs), onTimeout: () => new DnsTimeout({ server: fmt(server), name: q.name }) })
+  )
+
+export const exchange = (q: DnsQuestion, server: ResolverAddress, timeoutMs: number): Effect.Effect<DnsAnswerSet, DnsError> =>
+  q.tcp
+    ? tcpExchange(q, server, timeoutMs)
+    : Effect.flatMap(udpExchange(q, server, timeoutMs), (ans) => (ans.flags.tc ? tcpExchange(q, server, timeoutMs) : Effect.succeed(ans)))
 
 export interface DnsResolverShape {
   /** One question, to `q.server` or to the configured recursive resolvers in turn. */

@@ -1,6 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import { Auth } from "../auth/Auth"
+import { QuotaExceededWire, UpstreamUnavailableWire } from "../domain/errors"
 import { PlanLabel } from "../http/RouteTable"
 
 const Severity = Schema.Literal("critical", "high", "medium", "low", "info")
@@ -85,6 +86,8 @@ export class DnsApi extends HttpApiGroup.make("dns")
     HttpApiEndpoint.get("zoneHygiene", "/v1/dns/zone-hygiene")
       .setUrlParams(ZoneHygieneParams)
       .addSuccess(ZoneHygieneReport)
+      .addError(UpstreamUnavailableWire)
+      .addError(QuotaExceededWire)
       .annotate(PlanLabel, "developer")
   )
   .middleware(Auth)

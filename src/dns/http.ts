@@ -1,6 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "../Api"
+import { CurrentOrg } from "../auth/Auth"
 import { InvalidRequest } from "../domain/errors"
 import { normalizeDomain } from "./domainParam"
 import { ZoneHygiene } from "./zone/ZoneHygiene"
@@ -11,7 +12,8 @@ export const DnsLive = HttpApiBuilder.group(Api, "dns", (handlers) =>
       const domain = normalizeDomain(urlParams.domain)
       if (domain instanceof InvalidRequest) return yield* domain
       const zh = yield* ZoneHygiene
-      return yield* zh.audit(domain)
+      const org = yield* CurrentOrg
+      return yield* zh.audit(domain, org.id)
     })
   )
 )

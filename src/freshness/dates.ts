@@ -69,6 +69,8 @@ addMonths(["styczeń|stycznia|leden|ledna|januar|januari", "luty|lutego|únor|ú
 addMonths(["ocak|января|январь|січня|січень", "şubat|subat|февраля|февраль|лютого|лютий", "mart|марта|март|березня|березень", "nisan|апреля|апрель|квітня|квітень", "mayıs|mayis|мая|май|травня|травень", "haziran|июня|июнь|червня|червень", "temmuz|июля|июль|липня|липень", "ağustos|agustos|августа|август|серпня|серпень", "eylül|eylul|сентября|сентябрь|вересня|вересень", "ekim|октября|октябрь|жовтня|жовтень", "kasım|kasim|ноября|ноябрь|листопада|листопад", "aralık|aralik|декабря|декабрь|грудня|грудень"])
 // Indonesian / Malay extras, Finnish-less; Romanian, Hungarian
 addMonths(["ianuarie|január|januári", "februarie|február|februári", "martie|március|márciusi", "aprilie|április|áprilisi", "mai|május|májusi", "iunie|június|júniusi", "iulie|július|júliusi", "august|augusztus|augusztusi", "septembrie|szeptember|szeptemberi", "octombrie|október|októberi", "noiembrie|nopember|november", "decembrie|desember|december"])
+// Arabic: the Egyptian/Gulf names (from the European ones) and the Levantine (Syriac) names
+addMonths(["يناير|كانون الثاني", "فبراير|شباط", "مارس|آذار", "أبريل|ابريل|إبريل|نيسان", "مايو|أيار|ايار", "يونيو|يونيه|حزيران", "يوليو|يوليه|تموز", "أغسطس|اغسطس|آب", "سبتمبر|أيلول|ايلول", "أكتوبر|اكتوبر|تشرين الأول|تشرين الاول", "نوفمبر|تشرين الثاني", "ديسمبر|كانون الأول|كانون الاول"])
 
 const monthAlternation = Object.keys(monthNames).sort((a, b) => b.length - a.length).map((n) => n.replace(/\./g, "\\.")).join("|")
 
@@ -157,7 +159,7 @@ export interface TextDate {
 }
 
 const M = `(${monthAlternation})\\.?`
-const TIME = `(?:,?\\s*(?:at|um|à|a las|alle|om|-|–|,)?\\s*(\\d{1,2})[:.h](\\d{2})(?:[:.](\\d{2}))?)?`
+const TIME = `(?:,?\\s*(?:at|um|à|a las|alle|om|-|–|,)?\\s*(\\d{1,2})[:.h](\\d{2})(?:[:.](\\d{2}))?(?![:.]?\\d))?`
 const textPatterns: ReadonlyArray<{ re: RegExp; build: (g: RegExpExecArray) => DayDate | undefined }> = [
   // ISO-like 2024-03-12 (optionally with time)
   {
@@ -204,9 +206,16 @@ const textPatterns: ReadonlyArray<{ re: RegExp; build: (g: RegExpExecArray) => D
   { re: /(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日/g, build: (g) => mk(Number(g[1]), Number(g[2]), Number(g[3])) }
 ]
 
+/** Arabic-Indic and Persian digits as ASCII digits (one character each, so indices hold). */
+export const asciiDigits = (text: string): string =>
+  /[\u0660-\u0669\u06f0-\u06f9]/.test(text)
+    ? text.replace(/[\u0660-\u0669\u06f0-\u06f9]/g, (c) => String(c.charCodeAt(0) & 0xf))
+    : text
+
 /** Finds dates written in text, in order of appearance. */
-export const findTextDates = (text: string, limit = 50): Array<TextDate> => {
+export const findTextDates = (raw: string, limit = 50): Array<TextDate> => {
   const out: Array<TextDate> = []
+  const text = asciiDigits(raw)
   // Every pattern needs a four-digit year or a dotted two-digit year: skip text without one.
   if (!/(?:19|20)\d\d|\d\.\d{1,2}\.\d\d/.test(text)) return out
   const taken: Array<[number, number]> = []

@@ -7,6 +7,7 @@
 import { parse } from "parse5"
 import type { DefaultTreeAdapterMap } from "parse5"
 import { type DayDate, findRelative, findTextDates, parseStructured, urlDate } from "./dates"
+import { extractJsonLd, scanSource } from "./scripts"
 
 type Node = DefaultTreeAdapterMap["node"]
 type Element = DefaultTreeAdapterMap["element"]
@@ -73,11 +74,29 @@ const attr = (el: Element, name: string): string | undefined => {
 const skipTags = new Set(["script", "style", "noscript", "template", "svg", "iframe", "select", "option", "textarea", "canvas", "button"])
 const blockTags = new Set(["p", "div", "li", "td", "th", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "section", "article", "header", "footer", "aside", "nav", "main", "ul", "ol", "dl", "dt", "dd", "table", "br", "blockquote", "figure", "figcaption", "form", "address", "body", "pre", "hr"])
 
-const hintRe = /(?:^|[\s_-])(?:date|datum|time|zeit|fecha|data|publish|published|pubdate|posted|post-?meta|entry-?meta|byline|dateline|meta|info|timestamp|submitted|created|updated|article-?header|author|stand|veroeffentlicht|erschienen|calendar)|date|datum|publish|posted|byline|timestamp/i
+const hintRe = /(?:^|[\s_-])(?:date|datum|time|zeit|fecha|data|publish|published|publication|publicado|pubdate|posted|post-?meta|entry-?meta|byline|dateline|meta|info|timestamp|submitted|created|updated|article-?header|author|stand(?![a-z])|veroeffentlicht|erschienen|calendar)|date|datum|publish|posted|byline|timestamp/i
+/** Class tokens that contain a hint word but name no date: a post's status (WordPress `status-publish`). */
+const notHintRe = /(?:^|\s)(?:status-publish(?:ed)?|post-status-\S*)(?=\s|$)/gi
+/** Characters besides the date that a block may hold and still be a dateline ("Posted on", "Stand:"). */
+export const DATELINE_SLACK = 24
+/** More standalone dates than this in the main content form a list, not a dateline. */
+export const MAX_DATELINES = 3
+/** The block's text is one written date and at most a short label. */
+export const isDateline = (text: string, found: ReadonlyArray<{ readonly text: string }>) =>
+  found.length === 1 && text.trim().length - found[0].text.length <= DATELINE_SLACK
 const boilerTags = new Set(["footer", "aside", "nav"])
-const boilerRe = /comment|kommentar|reply|respon|disqus|related|teaser|sidebar|widget|recommend|footer|copyright|newsletter|popular|most-?read|archive|breadcrumb|share|social|promo|trending|navigation|menu|calendar|event|weitere|more-?stories|latest|also|rail|carousel|slider/i
+const boilerRe = /comment|(?:^|[\s_-])aside(?:$|[\s_-])|kommentar|reply|respon|disqus|related|teaser|sidebar|widget|recommend|footer|copyright|newsletter|popular|most-?read|archive|breadcrumb|share|social|promo|trending|navigation|menu|calendar|event|weitere|more-?stories|latest|also|rail|carousel|slider|instagram-media|twitter-tweet|tiktok-embed|fb-post|social-embed/i
 const commentRe = /(?:^|\s)(?:comments|commentlist|comment-list|comment-body|comment-content|comment-meta|comment-metadata|commentmetadata|comment-author|comments-area|comment-respond|comment-thread|comment-item|comment|disqus_thread|dsq-comment|kommentare|user-comments)(?:$|\s)/i
+const articleRe = /(?:^|[\s_-])(?:article|post|entry|story)/i
 const mainRe = /(?:^|[\s_-])(?:article|post|entry|story|content|main|body|text|blog)/i
+
+/**
+ * The site's masthead: a <header> outside the article and main content that is not itself an
+ * article header. Its date is the day of the visit ("Tuesday, 14 January 2020"), not the page's.
+ */
+const siteHeader = (tag: string, cls: string, ctx: Ctx) =>
+  (tag === "header" || mastheadRe.test(cls)) && !ctx.article && !(cls.length > 1 && (mainRe.test(cls) || hintRe.test(cls)))
+const mastheadRe = /(?:^|\s)(?:header|masthead|site-?header|page-?header|header-?container|header-?wrapper|top-?bar)(?:\s|$)/i
 
 interface Ctx {
   boiler: boolean
@@ -86,6 +105,8 @@ interface Ctx {
   link: boolean
   /** Inside <article> or <main> or a main-like container. */
   main: boolean
+  /** Inside <article>, <main> or an article/post/entry/story container (narrower than main). */
+  article: boolean
 }
 
 /** Extracts every date signal of a page. `html` should already be capped by the caller. */
@@ -101,15 +122,16 @@ export const extractSignals = (html: string, url: string): Extraction => {
   if (u) push({ source: u.complete ? "url" : "url:year-month", type: "published", date: u.date, region: "structured" })
 
   const ldBlocks: Array<string> = []
-  const textParts: Array<{ text: string; ctx: Ctx }> = []
+  // Each text part keeps its place in the document, so its dates sort among the elements' dates.
+  const textParts: Array<{ text: string; ctx: Ctx; pos: number }> = []
   let buf = ""
   let bufCtx: Ctx | null = null
   const flush = () => {
-    if (bufCtx && buf.trim().length > 0) textParts.push({ text: buf, ctx: bufCtx })
+    if (bufCtx && buf.trim().length > 0) textParts.push({ text: buf, ctx: bufCtx, pos: order++ })
     buf = ""
     bufCtx = null
   }
-  const sameCtx = (a: Ctx, b: Ctx) => a.boiler === b.boiler && a.comment === b.comment && a.hinted === b.hinted && a.link === b.link && a.main === b.main
+  const sameCtx = (a: Ctx, b: Ctx) => a.boiler === b.boiler && a.comment === b.comment && a.hinted === b.hinted && a.link === b.link && a.main === b.main && a.article === b.article
 
   const visit = (node: Node, ctx: Ctx, depth: number): void => {
     if (depth > 400) return
@@ -149,12 +171,16 @@ export const extractSignals = (html: string, url: string): Extraction => {
     const cls = `${attr(el, "class") ?? ""} ${attr(el, "id") ?? ""}`
     const itemprop = (attr(el, "itemprop") ?? "").toLowerCase()
     let next = ctx
-    const boiler = ctx.boiler || boilerTags.has(tag) || (cls.length > 1 && boilerRe.test(cls))
-    const hinted = ctx.hinted || (cls.length > 1 && hintRe.test(cls)) || itemprop.startsWith("date")
+    // Classes on <html> and <body> describe the whole page's layout ("no-sidebars", "has-comments"):
+    // they mark no region.
+    const layout = tag === "body" || tag === "html"
+    const boiler = ctx.boiler || boilerTags.has(tag) || (!layout && cls.length > 1 && boilerRe.test(cls)) || siteHeader(tag, cls, ctx)
+    const hinted = ctx.hinted || (cls.length > 1 && hintRe.test(cls.replace(notHintRe, " "))) || itemprop.startsWith("date")
     const link = ctx.link || tag === "a"
     const main = ctx.main || tag === "article" || tag === "main" || (cls.length > 1 && mainRe.test(cls) && !boiler)
-    const comment = ctx.comment || (cls.length > 1 && commentRe.test(cls))
-    if (boiler !== ctx.boiler || hinted !== ctx.hinted || link !== ctx.link || main !== ctx.main || comment !== ctx.comment) next = { boiler, comment, hinted, link, main }
+    const article = ctx.article || tag === "article" || tag === "main" || (cls.length > 1 && articleRe.test(cls))
+    const comment = ctx.comment || (!layout && cls.length > 1 && commentRe.test(cls))
+    if (boiler !== ctx.boiler || hinted !== ctx.hinted || link !== ctx.link || main !== ctx.main || comment !== ctx.comment || article !== ctx.article) next = { boiler, comment, hinted, link, main, article }
     const region: RawSignal["region"] = comment ? "comment" : boiler ? "boilerplate" : "main"
 
     if (itemprop === "datepublished" || itemprop === "datemodified" || itemprop === "datecreated" || itemprop === "uploaddate") {
@@ -168,7 +194,8 @@ export const extractSignals = (html: string, url: string): Extraction => {
     const hatom = /(?:^|\s)(?:published|updated|entry-date|dtstart|post-date|tweet-timestamp|timestamp)(?:\s|$)/i.test(cls)
     if (tag === "time" || tag === "abbr" || (hatom && (attr(el, "title") !== undefined || attr(el, "datetime") !== undefined))) {
       const v = attr(el, "datetime") ?? (tag !== "time" ? attr(el, "title") : undefined)
-      const d = v ? parseStructured(v) : undefined
+      const stamp = v ? parseStructured(v) : undefined
+      const d = stamp && tag === "time" ? shownDay(stamp, textOf(el)) : stamp
       if (d && v && /\d{4}/.test(v)) {
         const clsl = cls.toLowerCase()
         const type: DateType = /updated|modified|aktualisiert/.test(clsl) && !/published/.test(clsl) ? "modified" : "published"
@@ -203,7 +230,7 @@ export const extractSignals = (html: string, url: string): Extraction => {
     }
   }
 
-  visit(doc, { boiler: false, comment: false, hinted: false, link: false, main: false }, 0)
+  visit(doc, { boiler: false, comment: false, hinted: false, link: false, main: false, article: false }, 0)
   flush()
 
   // JSON-LD
@@ -211,8 +238,21 @@ export const extractSignals = (html: string, url: string): Extraction => {
     push({ source, type, date, region: inArticle ? "structured" : "boilerplate" }))
 
   // Text: copyright lines, relative expressions, written dates.
-  for (const part of textParts) {
+  const parts = textParts.map((part) => {
     const text = part.text.replace(/\s+/g, " ")
+    const found = findTextDates(text, 40)
+    return { part, text, found, dateline: isDateline(text, found) && !part.ctx.link && !part.ctx.hinted && !part.ctx.boiler && !part.ctx.comment }
+  })
+  // A block whose whole text is one date is a dateline, as telling as an element whose class says
+  // "date"; many of them are a list (an archive, results, events), which tells nothing.
+  const datelines = parts.filter((p) => p.dateline).length <= MAX_DATELINES
+  // Date links in date elements of the main content: a dateline linking to its archive, unless
+  // there are many (a list of publications or posts).
+  const linkLines = parts.filter((p) => p.part.ctx.link && p.part.ctx.hinted && !p.part.ctx.boiler && !p.part.ctx.comment && p.found.length > 0).length <= MAX_DATELINES
+  for (const { part, text, found, dateline: alone } of parts) {
+    const dateline = alone && datelines
+    let sub = 0
+    const at = () => part.pos + (sub++) / 100
     const copy = /©|\(c\)|opyright/i.test(text) ? /(?:©|\(c\)|copyright)\s*(?:\d{4}\s*[-–]\s*)?((?:19|20)\d{2})/i.exec(text) : null
     if (copy) {
       const y = Number(copy[1])
@@ -220,21 +260,22 @@ export const extractSignals = (html: string, url: string): Extraction => {
     }
     const region: RawSignal["region"] = part.ctx.comment ? "comment" : part.ctx.boiler ? "boilerplate" : "main"
     for (const r of findRelative(text)) {
-      push({ source: "text:relative", type: r.kind, date: { y: 1970, m: 1, d: 1 }, region, relativeDays: r.days, raw: r.text })
+      push({ source: "text:relative", type: r.kind, date: { y: 1970, m: 1, d: 1 }, region, relativeDays: r.days, raw: r.text, order: at() })
     }
-    for (const f of findTextDates(text, 40)) {
+    for (const f of found) {
       // Copyright lines are traps: flagged so selection uses them only as the very last resort.
       const before = text.slice(Math.max(0, f.index - 40), f.index)
       const isCopyright = /©|copyright|\(c\)/i.test(before)
       const lower = before.toLowerCase()
       const type: DateType = /(updated|aktualisiert|modified|geändert|actualizado|mis à jour|mise à jour|last edited|stand)\s*:?\s*(am|on|le|el)?\s*$/.test(lower) ? "modified" : "published"
       push({
-        source: part.ctx.link ? "text:link" : part.ctx.hinted ? "text:date-element" : "text",
+        source: part.ctx.link ? "text:link" : part.ctx.hinted || dateline ? "text:date-element" : "text",
         type,
         date: f.date,
         region: isCopyright ? "copyright" : region,
-        hinted: part.ctx.hinted,
-        raw: f.text
+        hinted: part.ctx.link ? part.ctx.hinted && linkLines && region === "main" : part.ctx.hinted || dateline,
+        raw: f.text,
+        order: at()
       })
     }
   }
@@ -243,78 +284,26 @@ export const extractSignals = (html: string, url: string): Extraction => {
   return { signals, copyrightYear, title }
 }
 
-const jsonDateKey = /["'](published_?(?:at|date|time|on)?|publishedDate|publishDate|publicationDate|datePublished|pubDate|createdAt|created_at|dateCreated|date|article_publication_date|firstPublished|first_published_at|releaseDate|uploadDate)["']\s*:\s*["']([^"']{8,40})["']/gi
-const sourceDate = /(?<![\d])((?:19|20)\d{2})([-/.]?)(0[1-9]|1[0-2])\2(0[1-9]|[12]\d|3[01])(?![\d])/g
-
-/** Scans the raw source (scripts, attributes, asset paths) for JSON date keys and compact dates. */
-export const scanSource = (html: string, emit: (d: DayDate, source: string, type: DateType) => void) => {
-  const src = html.length > 3_000_000 ? html.slice(0, 3_000_000) : html
-  let g: RegExpExecArray | null
-  jsonDateKey.lastIndex = 0
-  let n = 0
-  while ((g = jsonDateKey.exec(src)) !== null && n < 50) {
-    const d = parseStructured(g[2])
-    if (d) {
-      emit(d, "source:json-key", /creat/i.test(g[1]) ? "created" : "published")
-      n++
-    }
+/** The text content of an element (capped). */
+const textOf = (el: Element): string => {
+  let out = ""
+  const walk = (n: Node) => {
+    if (out.length > 200) return
+    if (n.nodeName === "#text") out += (n as DefaultTreeAdapterMap["textNode"]).value
+    else if ("childNodes" in n) for (const k of (n as Element).childNodes) walk(k)
   }
-  sourceDate.lastIndex = 0
-  n = 0
-  while ((g = sourceDate.exec(src)) !== null && n < 400) {
-    const y = Number(g[1]), m = Number(g[3]), d = Number(g[4])
-    if (g[2] === "" && !/[^\d]/.test(src[g.index - 1] ?? "x")) continue
-    emit({ y, m, d }, "source:pattern", "published")
-    n++
-  }
+  walk(el)
+  return out
 }
 
-const ldKeys: Record<string, DateType> = { datepublished: "published", datemodified: "modified", datecreated: "created", uploaddate: "published" }
-const ldSource: Record<string, string> = { datepublished: "json-ld:datePublished", datemodified: "json-ld:dateModified", datecreated: "json-ld:dateCreated", uploaddate: "json-ld:uploadDate" }
-const articleTypes = /article|posting|report|webpage|page|newsarticle|blog|creativework|video|event|product|recipe|review|movie|book|scholarly|mediaobject|itempage|qapage|liveblog|analysis|opinion/i
-const foreignTypes = /comment|answer|question|organization|person|imageobject|website|listitem|breadcrumb/i
-
-/** Walks JSON-LD (objects, arrays, @graph); tolerant of broken JSON (falls back to key scanning). */
-export const extractJsonLd = (text: string, emit: (source: string, type: DateType, date: DayDate, inArticle: boolean) => void) => {
-  const cleaned = text.replace(/^\s*<!--/, "").replace(/-->\s*$/, "").trim()
-  let data: unknown
-  try {
-    data = JSON.parse(cleaned)
-  } catch {
-    try {
-      // Common breakage: raw newlines/tabs inside strings, trailing commas.
-      data = JSON.parse(cleaned.replace(/[\n\r\t]+/g, " ").replace(/,\s*([}\]])/g, "$1"))
-    } catch {
-      const re = /"(datePublished|dateModified|dateCreated|uploadDate)"\s*:\s*"([^"]{6,40})"/gi
-      let g: RegExpExecArray | null
-      while ((g = re.exec(cleaned)) !== null) {
-        const d = parseStructured(g[2])
-        const k = g[1].toLowerCase()
-        if (d) emit(ldSource[k], ldKeys[k], d, true)
-      }
-      return
-    }
-  }
-  const walk = (x: unknown, depth: number, inForeign: boolean): void => {
-    if (depth > 12 || x === null || typeof x !== "object") return
-    if (Array.isArray(x)) {
-      for (const y of x.slice(0, 200)) walk(y, depth + 1, inForeign)
-      return
-    }
-    const o = x as Record<string, unknown>
-    const t = o["@type"]
-    const types = (Array.isArray(t) ? t : [t]).filter((v): v is string => typeof v === "string").join(" ")
-    const foreign = inForeign || (types.length > 0 && foreignTypes.test(types) && !articleTypes.test(types))
-    for (const [k, v] of Object.entries(o)) {
-      const key = k.toLowerCase()
-      if (key in ldKeys && (typeof v === "string" || typeof v === "number")) {
-        const d = parseStructured(String(v))
-        if (d) emit(ldSource[key], ldKeys[key], d, !foreign && depth <= 4)
-      } else if (typeof v === "object" && v !== null) {
-        const sub = key === "@graph" || key === "mainentity" || key === "mainentityofpage" ? foreign : foreign || key === "comment" || key === "review" || key === "itemlistelement" || key === "hasPart".toLowerCase() || key === "subjectof" || key === "citation" || key === "isPartOf".toLowerCase()
-        walk(v, depth + 1, sub)
-      }
-    }
-  }
-  walk(data, 0, false)
+/**
+ * A <time> whose own text states another complete day than its datetime attribute: the text is
+ * what the page tells readers (the attribute is often a system or modification stamp, or the
+ * same instant in UTC).
+ */
+export const shownDay = (stamp: DayDate, text: string): DayDate => {
+  const found = findTextDates(text, 2)
+  if (found.length !== 1) return stamp
+  const t = found[0].date
+  return t.y === stamp.y && t.m === stamp.m && t.d === stamp.d ? stamp : t
 }

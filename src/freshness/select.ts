@@ -40,7 +40,7 @@ const structuredPublished = (s: RawSignal) =>
  * 0 complete URL date; 1 structured published (meta, JSON-LD, microdata); 2 <time pubdate> or a
  * <time> in a date element; 3 other <time>; 4 text in a date element; 4.5 generic date metas;
  * 5 created dates and uploadDate; 5.5 dated elements in related/sidebar regions; 6 main-text dates;
- * 7 modification dates; 8 link text; 9 other boilerplate; 10 JSON keys in the source; 11 compact
+ * 5.2 a link in a date element (not part of a list); 7 modification dates; 8 other link text; 9 other boilerplate; 10 JSON keys in the source; 11 compact
  * dates in the source; 12 copyright-line dates; 99 never (Last-Modified, comments).
  */
 /** Generic date metas: often stamped on every edit, so weaker than a visible dateline. */
@@ -65,7 +65,9 @@ export const publishTier = (s: RawSignal): number => {
   }
   if (s.source === "text:date-element") return s.type === "modified" ? 7 : 4
   if (s.source === "text") return s.type === "modified" ? 7 : 6
-  if (s.source === "text:link") return 8
+  // A date link in the article's own date element ("Posted on <a>5 March 2024</a>", linking to the
+  // day's archive) reads as a dateline; other link dates are teasers.
+  if (s.source === "text:link") return s.hinted && s.type !== "modified" ? 5.2 : 8
   if (s.source === "source:json-key") return 10
   if (s.source === "source:pattern") return 11
   if (s.type === "modified") return 7
@@ -101,14 +103,21 @@ export const selectDates = (raw: ReadonlyArray<RawSignal>, nowMs: number): Selec
       // Several structured dates: prefer the earliest (updates re-stamp some of them).
       const same = byTier.filter((s) => s.tier === 1)
       publish = same[0]
+      publish = localStatement(publish, same)
       {
         // A visible dateline one day off the structured stamp: the stamp was converted to another
         // time zone (usually UTC); the page states its own calendar day.
         const p = publish
         const hour = p.date.time ? Number(p.date.time.slice(0, 2)) : -1
         const utc = p.date.offset === "Z" || p.date.offset === "+00:00"
+        const updates = signals.filter((s) => s.type === "modified" && s.tier < 99 && !offPage(s) && s.source !== "text:relative")
         const near = !utc || hour < 0 ? undefined : signals.find((s) => {
           if (s.tier < 2 || s.tier > 4) return false
+          // With a time of its own, the dateline must state the same moment (same minutes; time
+          // zones shift whole hours, a few by half an hour): another time is another event, often the update.
+          if (s.date.time && p.date.time && !sameMinute(s.date.time, p.date.time)) return false
+          // The day of a later update is not the stamp's local day.
+          if (updates.some((m) => dayKey(m.date) === dayKey(s.date) && toEpoch(m.date) - toEpoch(p.date) > 6 * 3600_000)) return false
           const diff = toEpochDay(s.date) - toEpochDay(p.date)
           return (diff === 1 && hour >= 18) || (diff === -1 && hour < 8)
         })
@@ -140,6 +149,8 @@ export const selectDates = (raw: ReadonlyArray<RawSignal>, nowMs: number): Selec
       publish = best
     }
   }
+
+  if (publish) publish = updateDateline(publish, signals)
 
   // Modification date: structured modified, then Last-Modified, then text "updated".
   const mods = signals.filter((s) => s.type === "modified" && !offPage(s))
@@ -209,3 +220,37 @@ const shownUpdate = (p: Signal, signals: ReadonlyArray<Signal>): Signal => {
 }
 
 const toEpochDay = (d: DayDate) => Math.round(Date.UTC(d.y, d.m - 1, d.d) / 86400000)
+
+const isUtc = (d: DayDate) => d.offset === "Z" || d.offset === "+00:00"
+/**
+ * The same instant stated twice, once in UTC and once with the publisher's own offset, on two
+ * different calendar days: the page's day is the local one.
+ */
+export const localStatement = (p: Signal, structured: ReadonlyArray<Signal>): Signal => {
+  if (!p.date.time || !p.date.offset || !isUtc(p.date)) return p
+  const t = toEpoch(p.date)
+  const local = structured.find((s) => s.date.time !== undefined && s.date.offset !== undefined && !isUtc(s.date) &&
+    Math.abs(toEpoch(s.date) - t) <= 60_000 && dayKey(s.date) !== dayKey(p.date))
+  return local ?? p
+}
+
+
+/**
+ * A page whose only dateline says when it was updated ("Stand: 30.12.2016", "Updated June 13,
+ * 2019"), chosen over a weak publication candidate (a generic or created meta date that nothing
+ * visible states, a related-content date, a date in running text): the dateline is the date
+ * readers see for the page.
+ */
+export const updateDateline = (p: Signal, signals: ReadonlyArray<Signal>): Signal => {
+  if (p.tier < 4.5 || p.tier > 6) return p
+  const line = signals.find((s) => s.type === "modified" && s.region === "main" && s.hinted &&
+    (s.source === "text:date-element" || s.source.startsWith("time-element")) && toEpochDay(s.date) > toEpochDay(p.date))
+  if (!line) return p
+  if (p.tier < 5.5 && signals.some((s) => isVisible(s) && s.region === "main" && dayKey(s.date) === dayKey(p.date))) return p
+  return line
+}
+
+const sameMinute = (a: string, b: string) => {
+  const ma = Number(a.slice(3, 5)), mb = Number(b.slice(3, 5))
+  return ma === mb || Math.abs(ma - mb) === 30 || Math.abs(ma - mb) === 15 || Math.abs(ma - mb) === 45
+}

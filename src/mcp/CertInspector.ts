@@ -71,11 +71,9 @@ const handshake = (address: string, port: number, servername: string | undefined
     const finish = (e: Effect.Effect<Handshake, ToolFailure>) => {
       if (done) return
       done = true
-      clearTimeout(timer)
       socket.destroy()
       resume(e)
     }
-    const timer = setTimeout(() => finish(Effect.fail(new ToolFailure({ message: `TLS handshake with ${address}:${port} timed out` }))), HANDSHAKE_TIMEOUT_MS)
     socket.once("secureConnect", () => {
       const peer = socket.getPeerCertificate(true)
       if (!peer || !peer.raw) return finish(Effect.fail(new ToolFailure({ message: "the server presented no certificate" })))
@@ -91,8 +89,14 @@ const handshake = (address: string, port: number, servername: string | undefined
     socket.once("error", (e: NodeJS.ErrnoException) =>
       finish(Effect.fail(new ToolFailure({ message: `TLS connection to ${address}:${port} failed: ${e.code ? `${e.code}: ` : ""}${e.message}` }))))
     socket.once("close", () => finish(Effect.fail(new ToolFailure({ message: `connection to ${address}:${port} closed before the TLS handshake completed` }))))
-    return Effect.sync(() => finish(Effect.fail(new ToolFailure({ message: "interrupted" }))))
-  })
+    return Effect.sync(() => { done = true; socket.destroy() })
+  }).pipe(
+    // An Effect timeout (not a timer): TestClock drives it.
+    Effect.timeoutFail({
+      duration: Duration.millis(HANDSHAKE_TIMEOUT_MS),
+      onTimeout: () => new ToolFailure({ message: `TLS handshake with ${address}:${port} timed out` })
+    })
+  )
 
 const chainOf = (peer: tls.DetailedPeerCertificate): Array<ChainEntry> => {
   const out: Array<ChainEntry> = []

@@ -4,10 +4,11 @@
  * A tool that fails on its target yields ToolFailure (→ `isError: true`).
  */
 import { Clock, Context, Duration, Effect, JSONSchema, Layer, Schema } from "effect"
+import { AppConfig } from "../Config"
 import { DnsResolver } from "../dns/DnsResolver"
 import { parseTarget } from "../probe/guard"
 import { CertInspector, type CertReport } from "./CertInspector"
-import { recordTypes, renderRecord, reverseName, wireTypeName, type RecordTypeName, type RenderedRecord } from "./dnsRecords"
+import { recordTypes, renderRecord, reverseName, wireTypeName, withholdPrivate, type RecordTypeName, type RenderedRecord } from "./dnsRecords"
 import { ToolFailure } from "./errors"
 import { gradeHeaders, type HeadersReport } from "./headers"
 import { Outbound } from "./Outbound"
@@ -106,11 +107,14 @@ export interface DnsReport {
   readonly resolver: string
   readonly answers: ReadonlyArray<RenderedRecord>
   readonly authority: ReadonlyArray<RenderedRecord>
+  /** Answers left out as non-public (dnsRecords.withholdPrivate); absent when none were. */
+  readonly withheld?: string
 }
 
 const dnsText = (r: DnsReport): string => {
   const head = `DNS ${r.type} ${r.query_name}: ${r.rcode}${r.authenticated_data ? " (DNSSEC validated by the resolver)" : ""}, ${r.answers.length} answer(s) from ${r.resolver}`
   const lines = r.answers.map((a) => `  ${a.name} ${a.ttl} ${a.class} ${a.type} ${a.value}`)
+  if (r.withheld) lines.push(`  ${r.withheld}`)
   if (r.answers.length === 0 && r.rcode === "NXDOMAIN") lines.push("  the name does not exist")
   else if (r.answers.length === 0) lines.push(`  no ${r.type} records at this name`)
   return [head, ...lines].join("\n")
@@ -164,6 +168,7 @@ export class Tools extends Context.Tag("domain-intel/McpTools")<Tools, {
     this,
     Effect.gen(function*() {
       const dns = yield* DnsResolver
+      const config = yield* AppConfig
       const rdap = yield* Rdap
       const certs = yield* CertInspector
       const outbound = yield* Outbound
@@ -175,6 +180,7 @@ export class Tools extends Context.Tag("domain-intel/McpTools")<Tools, {
           const ans = yield* dns.query({ name: queryName, type: wireTypeName(type) }).pipe(
             Effect.mapError((e) => new ToolFailure({ message: e.message }))
           )
+          const shown = withholdPrivate(bare, type, ans.answers.map(renderRecord), config.allowPrivateTargets)
           return {
             domain: bare,
             query_name: queryName,
@@ -182,8 +188,9 @@ export class Tools extends Context.Tag("domain-intel/McpTools")<Tools, {
             rcode: ans.rcode,
             authenticated_data: ans.flags.ad,
             resolver: ans.server.host.includes(":") ? `[${ans.server.host}]:${ans.server.port}` : `${ans.server.host}:${ans.server.port}`,
-            answers: ans.answers.map(renderRecord),
-            authority: ans.authorities.filter((a) => a.type === "SOA").map(renderRecord)
+            answers: shown.answers,
+            authority: ans.authorities.filter((a) => a.type === "SOA").map(renderRecord),
+            ...(shown.withheld ? { withheld: shown.withheld } : {})
           } satisfies DnsReport
         })
 

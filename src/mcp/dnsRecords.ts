@@ -5,6 +5,8 @@
  * or shown as hex.
  */
 import type * as packet from "dns-packet"
+import { isIP } from "node:net"
+import { classifyAddress } from "../probe/guard"
 
 /** Types dns-packet encodes and decodes by name (meta types OPT, AXFR, IXFR, TKEY, TSIG left out). */
 const packetTypes = [
@@ -259,4 +261,29 @@ export const reverseName = (ip: string): string | undefined => {
     return groups.map((g) => g.padStart(4, "0")).join("").split("").reverse().join(".") + ".ip6.arpa"
   }
   return undefined
+}
+
+export interface WithheldAnswers {
+  readonly answers: ReadonlyArray<RenderedRecord>
+  /** How many answers were left out, and why; null when none were. */
+  readonly withheld: string | null
+}
+
+/**
+ * The service's resolver may know internal names (split-horizon DNS): unless private targets
+ * are allowed, A/AAAA answers in non-public ranges are left out, and so are PTR answers for a
+ * non-public address, and the report says how many were. The same table as the target guard.
+ */
+export const withholdPrivate = (queried: string, type: string, answers: ReadonlyArray<RenderedRecord>, allowPrivate: boolean): WithheldAnswers => {
+  if (allowPrivate) return { answers, withheld: null }
+  const privateQuery = type === "PTR" && isIP(queried) !== 0 && classifyAddress(queried) !== "public"
+  const kept = answers.filter((a) =>
+    privateQuery ? false : a.type === "A" || a.type === "AAAA" ? classifyAddress(String(a.data)) === "public" : true
+  )
+  const n = answers.length - kept.length
+  if (n === 0) return { answers, withheld: null }
+  return {
+    answers: kept,
+    withheld: `${n} answer${n === 1 ? "" : "s"} in private or special-purpose address ranges left out (the service does not disclose its resolver's view of non-public networks)`
+  }
 }

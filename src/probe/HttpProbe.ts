@@ -3,7 +3,7 @@
  * connection to the vetted address, per-hop timing, redirect chain, TLS outcome, body cap,
  * one deadline for the whole exchange.
  */
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Duration, Effect, Layer, Option } from "effect"
 import { readFileSync } from "node:fs"
 import { AppConfig } from "../Config"
 import { InvalidRequest, TargetForbidden } from "../domain/errors"
@@ -133,14 +133,21 @@ export class HttpProbe extends Context.Tag("domain-intel/HttpProbe")<HttpProbe, 
                   method,
                   path: target.url.pathname + target.url.search,
                   headers: req.headers,
-                  deadline,
+                  // A redirect being followed is not read past its headers (its body is never used).
+                  skipBodyOn: follow ? redirectStatuses : undefined,
                   maxBodyBytes: req.maxBodyBytes ?? DEFAULT_MAX_BODY,
                   decompress: req.decompress ?? false,
                   keepBody: req.keepBody ?? true,
                   ca: extraCa
                 }, signal),
               catch: (e) => (e instanceof WireError ? e : new WireError("fetch_failed", String(e)))
-            }).pipe(Effect.either)
+            }).pipe(
+              Effect.timeoutFail({
+                duration: Duration.millis(Math.max(0, deadline - performance.now())),
+                onTimeout: () => new WireError("timeout", "timeout")
+              }),
+              Effect.either
+            )
             if (result._tag === "Left") {
               const e = result.left
               return done({ kind: e.kind, message: e.message })

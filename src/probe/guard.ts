@@ -1,26 +1,19 @@
 /**
  * The target guard shared by every operation that contacts a host a user named.
- * Pure part: URL normalisation and address classification (ipaddr.js knows the IANA special
- * ranges; WHATWG URL parsing already folds decimal, hex, octal and short IPv4 forms).
+ * Pure part: URL normalisation (WHATWG URL parsing folds decimal, hex, octal and short IPv4
+ * forms) and address classification (addressClass.ts).
  * Effectful part: resolve through DnsResolver and refuse unless every address is public, then
  * hand back the vetted address so the connection goes to it and nowhere else.
  */
 import { Effect } from "effect"
-import ipaddr from "ipaddr.js"
 import { isIP } from "node:net"
 import { AppConfig } from "../Config"
 import { InvalidRequest, TargetForbidden } from "../domain/errors"
 import { DnsResolver, type DnsError } from "../dns/DnsResolver"
+import { classifyAddress } from "./addressClass"
 
-/** Addresses of cloud metadata services: refused even with ALLOW_PRIVATE_TARGETS. */
-const metadataAddresses = new Set([
-  "169.254.169.254", // AWS, GCP, Azure, OpenStack, DigitalOcean…
-  "169.254.170.2", // AWS ECS task metadata
-  "169.254.169.253", // AWS DNS
-  "100.100.100.200", // Alibaba Cloud
-  "192.0.0.192", // Oracle Cloud
-  "fd00:ec2::254" // AWS IMDS over IPv6
-])
+export { type AddressClass, classifyAddress } from "./addressClass"
+
 const metadataNames = new Set([
   "metadata",
   "metadata.google.internal",
@@ -32,23 +25,6 @@ const metadataNames = new Set([
   "metadata.platformequinix.com",
   "metadata.packet.net"
 ])
-
-export type AddressClass = "public" | "private" | "metadata"
-
-/** Classifies an IP literal (already normalised); IPv4-mapped IPv6 is judged as its IPv4. */
-export const classifyAddress = (literal: string): AddressClass => {
-  let addr: ipaddr.IPv4 | ipaddr.IPv6
-  try {
-    addr = ipaddr.parse(literal.replace(/^\[|\]$/g, "").replace(/%.*$/, ""))
-  } catch {
-    return "private"
-  }
-  if (addr.kind() === "ipv6" && (addr as ipaddr.IPv6).isIPv4MappedAddress()) {
-    addr = (addr as ipaddr.IPv6).toIPv4Address()
-  }
-  if (metadataAddresses.has(addr.toNormalizedString()) || metadataAddresses.has(addr.toString())) return "metadata"
-  return addr.range() === "unicast" ? "public" : "private"
-}
 
 export const isMetadataName = (host: string) => metadataNames.has(host.toLowerCase().replace(/\.$/, ""))
 
@@ -114,19 +90,23 @@ export class TargetUnresolvable {
   get message() { return `could not resolve ${this.host}: ${this.reason}` }
 }
 
+/** The refusal for one address of a target, or undefined when it may be contacted. */
+export const refusal = (target: ParsedTarget, addr: string, allowPrivate: boolean): TargetForbidden | undefined => {
+  const c = classifyAddress(addr)
+  const what = target.literal ? "is" : "resolves to"
+  if (c === "metadata") return new TargetForbidden({ message: `${target.host} ${what} a cloud metadata address` })
+  if (c === "private" && !allowPrivate) return new TargetForbidden({ message: `${target.host} ${what} a non-public address` })
+  return undefined
+}
+
 /** Vets a parsed target: metadata names, literal classes, and every resolved address. */
 export const vetTarget = (target: ParsedTarget) =>
   Effect.gen(function*() {
     const config = yield* AppConfig
     const resolver = yield* DnsResolver
-    const judge = (addr: string): TargetForbidden | undefined => {
-      const c = classifyAddress(addr)
-      if (c === "metadata") return new TargetForbidden({ message: `${target.host} is a cloud metadata address` })
-      if (c === "private" && !config.allowPrivateTargets) {
-        return new TargetForbidden({ message: `${target.host} resolves to a non-public address (${addr})` })
-      }
-      return undefined
-    }
+    // Refusals say that the target is not public, never where a name points: the answer
+    // comes from the operator's resolver and may map internal networks.
+    const judge = (addr: string): TargetForbidden | undefined => refusal(target, addr, config.allowPrivateTargets)
     if (isMetadataName(target.host)) {
       return yield* new TargetForbidden({ message: `${target.host} is a cloud metadata host` })
     }

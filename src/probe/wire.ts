@@ -1,8 +1,9 @@
 /**
  * A small HTTP/1.1 client over raw sockets, built for hostile targets: it connects to an address
  * the guard vetted (SNI and Host carry the name), measures each phase like curl does, caps
- * headers and body, decodes chunked and compressed bodies within the cap, and never waits past
- * its deadline.
+ * headers and body, decodes chunked and compressed bodies within the cap. The deadline is the
+ * caller's Effect timeout (HttpProbe), which aborts `signal`: no timer lives here, so TestClock
+ * drives every wait.
  */
 import * as net from "node:net"
 import * as tls from "node:tls"
@@ -16,13 +17,14 @@ export interface WireRequest {
   readonly method: string
   readonly path: string
   readonly headers?: ReadonlyArray<readonly [string, string]>
-  readonly deadline: number // performance.now() value
   /** Bytes of body kept in memory (decoded); reading stops beyond it. */
   readonly maxBodyBytes: number
   /** Ask for and decode gzip/deflate/br. */
   readonly decompress: boolean
   /** false: count body bytes up to the cap without keeping them (size measurement only). */
   readonly keepBody?: boolean
+  /** Statuses whose body is not read at all (redirects being followed): headers, then hang up. */
+  readonly skipBodyOn?: ReadonlySet<number>
   readonly ca?: ReadonlyArray<string>
 }
 
@@ -141,12 +143,9 @@ export const exchange = (req: WireRequest, signal?: AbortSignal): Promise<WireRe
     const fail = (err: WireError) => {
       if (settled) return
       settled = true
-      clearTimeout(timer)
       socket?.destroy()
       reject(err)
     }
-    const remaining = Math.max(0, req.deadline - t0)
-    const timer = setTimeout(() => fail(new WireError("timeout", "timeout")), remaining)
     signal?.addEventListener("abort", () => fail(new WireError("timeout", "aborted")))
 
     // Parser state
@@ -180,7 +179,6 @@ export const exchange = (req: WireRequest, signal?: AbortSignal): Promise<WireRe
     const finish = () => {
       if (settled) return
       settled = true
-      clearTimeout(timer)
       socket.destroy()
       const h = headers()
       const raw = Buffer.concat(bodyChunks)
@@ -309,7 +307,7 @@ export const exchange = (req: WireRequest, signal?: AbortSignal): Promise<WireRe
       headerDone = true
       ttfbMs = performance.now() - t0
       const h = headers()
-      const noBody = req.method === "HEAD" || status === 204 || status === 304
+      const noBody = req.method === "HEAD" || status === 204 || status === 304 || req.skipBodyOn?.has(status) === true
       if (noBody) {
         mode = "none"
         finish()

@@ -134,7 +134,7 @@ export class WafDetection extends Context.Tag("domain-intel/WafDetection")<WafDe
         if (registrable && registrable !== host) names.push(registrable)
         for (const name of names) {
           const qname = `${VERIFY_LABEL}.${name}`
-          const ans = yield* resolver.query({ name: qname, type: "TXT" }).pipe(Effect.option)
+          const ans = yield* resolver.query({ name: qname, type: "TXT", tcp: true }).pipe(Effect.option)
           if (ans._tag === "None") continue
           const found = ans.value.answers.some((a) => a.type === "TXT" && txtStrings(a.data).some((s) => /^verify=\S+/.test(s.trim())))
           if (found) return { ok: true as const, method: "dns_txt" as const, name: qname }

@@ -33,6 +33,11 @@ export interface ProviderMatch {
   /** Highest weight among matched block/challenge page signatures (0 when none). */
   readonly pageWeight: number
   readonly categories: ReadonlyArray<Exclude<BlockCategory, "none" | "custom-block">>
+  /**
+   * Combined weight of the provider's own headers, Server value and cookies (block pages and
+   * statuses left out): what can make it a layer of its own (see topologyOf).
+   */
+  readonly ownConfidence: number
 }
 
 /**
@@ -103,6 +108,7 @@ export const detectProviders = (r: ObservedResponse, table: ReadonlyArray<Provid
     let challengeCookie = false
     let pageMatch: ProviderMatch["pageMatch"] = null
     let pageWeight = 0
+    let ownMiss = 1
     const categories: Array<Exclude<BlockCategory, "none" | "custom-block">> = []
     for (const sig of entry.signatures) {
       const detail = matchSignature(sig, r, body)
@@ -110,6 +116,7 @@ export const detectProviders = (r: ObservedResponse, table: ReadonlyArray<Provid
       // Two signatures on the same header count once (the stronger one).
       evidence.push({ kind: sig.kind, detail, weight: sig.weight })
       miss *= 1 - sig.weight
+      if (sig.kind !== "body" && sig.kind !== "status") ownMiss *= 1 - sig.weight
       if (sig.kind === "block-header") blockHeader = true
       if (sig.kind === "cookie" && sig.challenge) challengeCookie = true
       if (sig.kind === "body" && sig.page) {
@@ -133,23 +140,33 @@ export const detectProviders = (r: ObservedResponse, table: ReadonlyArray<Provid
       challengeCookie,
       pageMatch,
       pageWeight,
-      categories
+      categories,
+      ownConfidence: Math.round((1 - ownMiss) * 100) / 100
     })
   }
-  return out.sort((a, b) => b.confidence - a.confidence || Number(b.blockHeader) - Number(a.blockHeader) || a.name.localeCompare(b.name))
+  // A page that quotes the block pages of several vendors at once is a page about WAFs, not a
+  // block page: matches resting on page text alone are dropped when three or more vendors have them.
+  const textOnly = (p: ProviderMatch) => p.evidence.every((e) => e.kind === "body" || e.kind === "status")
+  const kept = out.filter(textOnly).length >= QUOTED_VENDORS ? out.filter((p) => !textOnly(p)) : out
+  return kept.sort((a, b) => b.confidence - a.confidence || Number(b.blockHeader) - Number(a.blockHeader) || a.name.localeCompare(b.name))
 }
+
+/** From this many vendors matched on page text alone, the page is taken as one that quotes them. */
+export const QUOTED_VENDORS = 3
 
 export type EnforcementSignal = "low" | "medium" | "high" | "verified"
 
 /**
- * low: signature match only (also when nothing matched; provider_present says so);
- * medium: a challenge cookie was set; high: a block/challenge header, or a provider's block or
- * challenge page served with a refusal status, on the benign request; verified: the active probe
- * saw at least 3 of 5 canaries blocked.
+ * As SPEC defines it. low: signature match only (also when nothing matched; provider_present
+ * says so), whatever the status: a block status or a provider's block page is signature evidence,
+ * reported through block_category; medium: a challenge cookie was set; high: the provider's own
+ * header stating that the request was challenged or blocked (cf-mitigated, x-amzn-waf-action,
+ * x-vercel-mitigated, …) was seen on the benign request; verified: the active probe saw at
+ * least 3 of 5 canaries blocked.
  */
-export const enforcementOf = (r: ObservedResponse, providers: ReadonlyArray<ProviderMatch>, canariesBlocked: number | null): EnforcementSignal => {
+export const enforcementOf = (_r: ObservedResponse, providers: ReadonlyArray<ProviderMatch>, canariesBlocked: number | null): EnforcementSignal => {
   if (canariesBlocked !== null && canariesBlocked >= 3) return "verified"
-  if (providers.some((p) => refusalSeen(p, r.status))) return "high"
+  if (providers.some((p) => p.blockHeader)) return "high"
   if (providers.some((p) => p.challengeCookie)) return "medium"
   return "low"
 }
@@ -182,15 +199,17 @@ export interface Topology {
 }
 
 /**
- * single: one provider (or one high-confidence provider among weaker matches); layered: two or
- * more high-confidence providers. The chain runs from the client edge towards the origin: Via
- * lists hops origin-side first, so hops are read in reverse; providers without a Via hop (edges
- * such as Cloudflare add none) come first, by confidence.
+ * single: one provider, or one layer among matches; layered: two or more providers each with
+ * high-confidence evidence of its own (its headers, Server value or cookies: ownConfidence at
+ * HIGH_CONFIDENCE or above). Block-page text never makes a layer: wording shared between vendors'
+ * pages would otherwise report a second WAF that is not there. The chain runs from the client
+ * edge towards the origin: Via lists hops origin-side first, so hops are read in reverse;
+ * providers without a Via hop (edges such as Cloudflare add none) come first, by confidence.
  */
 export const topologyOf = (providers: ReadonlyArray<ProviderMatch>, via: string | undefined, table: ReadonlyArray<ProviderEntry> = PROVIDERS): Topology => {
   if (providers.length === 0) return { topology: null, topology_chain: [] }
-  const high = providers.filter((p) => p.confidence >= HIGH_CONFIDENCE)
-  if (high.length < 2) return { topology: "single", topology_chain: [providers[0].name] }
+  const layers = providers.filter((p) => p.ownConfidence >= HIGH_CONFIDENCE)
+  if (layers.length < 2) return { topology: "single", topology_chain: [providers[0].name] }
   const hops = viaHops(via)
   const position = (name: string): number => {
     const entry = table.find((e) => e.name === name)
@@ -198,7 +217,7 @@ export const topologyOf = (providers: ReadonlyArray<ProviderMatch>, via: string 
     for (let i = hops.length - 1; i >= 0; i--) if (entry.via.test(hops[i])) return hops.length - 1 - i
     return -1
   }
-  const withPos = high.map((p, i) => ({ p, pos: position(p.name), i }))
+  const withPos = layers.map((p, i) => ({ p, pos: position(p.name), i }))
   withPos.sort((a, b) => {
     if (a.pos === -1 && b.pos === -1) return a.i - b.i
     if (a.pos === -1) return -1

@@ -13,6 +13,8 @@ export type Behaviour =
   | { readonly kind: "status"; readonly status: number }
   | { readonly kind: "silent" }
   | { readonly kind: "invalid" }
+  /** A redirect to `location` (which the service must not follow). */
+  | { readonly kind: "redirect"; readonly location: string }
   /** `failures` answers of 502, then the rows. */
   | { readonly kind: "flaky"; failures: number; readonly rows: ReadonlyArray<unknown> }
 
@@ -54,6 +56,8 @@ export const startCrtSh = (opts: { delayMs?: number } = {}): FakeCrtSh => {
           return new Response("<html>Bad Gateway</html>", { status: b.status })
         case "invalid":
           return new Response("<html><body>crt.sh is overloaded</body></html>", { status: 200, headers: { "content-type": "application/json" } })
+        case "redirect":
+          return new Response(null, { status: 302, headers: { location: b.location } })
         case "silent":
           return new Promise<Response>((resolve) => pending.push(() => resolve(new Response("[]"))))
         case "flaky":

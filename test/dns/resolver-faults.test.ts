@@ -3,13 +3,14 @@
  * silence, garbage, truncation loops, endless transfers; and typed rcodes.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
-import { Effect, Either } from "effect"
+import { Duration, Effect, Either, Fiber, TestClock, TestContext } from "effect"
 import * as dgram from "node:dgram"
 import * as net from "node:net"
 import * as packet from "dns-packet"
-import { axfr, makeResolver, requireNoError } from "../../src/dns/DnsResolver"
+import { axfr } from "../../src/dns/axfr"
+import { makeResolver, requireNoError } from "../../src/dns/DnsResolver"
 
-type Mode = "silent" | "garbage" | "truncate" | "servfail" | "refused" | "nxdomain" | "wrongid" | "ok"
+type Mode = "silent" | "garbage" | "truncate" | "servfail" | "refused" | "nxdomain" | "wrongid" | "wrongname" | "wrongtype" | "ok"
 
 interface Fault { port: number; close: () => Promise<void>; tcpHits: () => number }
 
@@ -20,6 +21,8 @@ const reply = (q: packet.Packet, mode: Mode, tcp: boolean): Buffer | null => {
     case "silent": return null
     case "garbage": return Buffer.from([q.id! >> 8, q.id! & 0xff, 0x81, 0x80, 0, 1, 0, 5, 0, 0, 0, 0, 0xc0, 0xff, 0xff])
     case "wrongid": return packet.encode({ ...base, id: (q.id! + 1) & 0xffff, flags: packet.RECURSION_AVAILABLE, answers: [{ type: "A", name: question.name, data: "10.9.9.9" }] })
+    case "wrongname": return packet.encode({ ...base, questions: [{ ...question, name: `evil.${question.name}` }], flags: packet.RECURSION_AVAILABLE, answers: [{ type: "A", name: `evil.${question.name}`, data: "10.9.9.9" }] })
+    case "wrongtype": return packet.encode({ ...base, questions: [{ ...question, type: "TXT" }], flags: packet.RECURSION_AVAILABLE, answers: [{ type: "TXT", name: question.name, data: "spoofed" }] })
     case "truncate": return packet.encode({ ...base, flags: packet.TRUNCATED_RESPONSE, answers: [] } as any)
     case "servfail": return packet.encode({ ...base, flags: 2 } as any)
     case "refused": return packet.encode({ ...base, flags: 5 } as any)
@@ -28,7 +31,7 @@ const reply = (q: packet.Packet, mode: Mode, tcp: boolean): Buffer | null => {
   }
 }
 
-type TcpMode = Mode | "close" | "endless-axfr" | "garbage-axfr"
+type TcpMode = Mode | "close" | "endless-axfr" | "garbage-axfr" | "spoof-then-ok"
 
 /** UDP and TCP on the same port: retried when the TCP side of a random UDP port is taken. */
 const startFault = async (mode: Mode, tcpMode: TcpMode = mode): Promise<Fault> => {
@@ -74,6 +77,7 @@ const startFaultOnce = async (mode: Mode, tcpMode: TcpMode): Promise<Fault> => {
         }, 20)
         return
       }
+      if (tcpMode === "spoof-then-ok") return void s.write(Buffer.concat([frame(reply(q, "wrongname", true)!), frame(reply(q, "ok", true)!)]))
       if (tcpMode === "garbage-axfr") return void s.write(frame(Buffer.from([q.id! >> 8, q.id! & 0xff, 0x84, 0, 0, 1, 0, 9, 0, 0, 0, 0, 1, 2, 3])))
       const out = reply(q, tcpMode as Mode, true)
       if (out) s.write(frame(out))
@@ -176,5 +180,54 @@ describe("DnsResolver faults", () => {
     expect(Either.isLeft(c) && c.left._tag === "DnsRcode" && c.left.rcode).toBe("REFUSED")
     const bounded = await run(axfr("x.test", srv(endless.port), 5000, 20))
     expect(Either.isLeft(bounded) && bounded.left._tag).toBe("DnsFailure")
+  })
+})
+
+describe("DnsResolver against spoofing", () => {
+  test("an answer echoing another name or type is dropped; the query times out as malformed", async () => {
+    for (const mode of ["wrongname", "wrongtype"] as const) {
+      const f = await fault(mode)
+      const r = await run(makeResolver([srv(f.port)], 300).query({ name: "a.test", type: "A" }))
+      expect({ mode, tag: Either.isLeft(r) && r.left._tag, reason: Either.isLeft(r) && (r.left as any).reason }).toEqual({ mode, tag: "DnsMalformed", reason: "answer question does not match the query" })
+    }
+  })
+
+  test("over TCP a mismatched message is dropped and the real answer that follows is taken", async () => {
+    const f = await fault("ok", "spoof-then-ok")
+    const r = await run(makeResolver([srv(f.port)], 1000).query({ name: "a.test", type: "A", tcp: true }))
+    expect(Either.isRight(r) && (r.right.answers[0] as any).data).toBe("127.0.0.2")
+  })
+
+  test("transaction ids come from the CSPRNG, not Math.random", async () => {
+    const ids = new Set<number>()
+    const udp = dgram.createSocket("udp4")
+    await new Promise<void>((r) => udp.bind(0, "127.0.0.1", () => r()))
+    udp.on("message", (msg, rinfo) => {
+      const q = packet.decode(msg)
+      ids.add(q.id!)
+      udp.send(reply(q, "ok", false)!, rinfo.port, rinfo.address)
+    })
+    const saved = Math.random
+    Math.random = () => 0.5
+    try {
+      const resolver = makeResolver([srv((udp.address() as net.AddressInfo).port)], 500)
+      for (let i = 0; i < 20; i++) await run(resolver.query({ name: "a.test", type: "A" }))
+    } finally {
+      Math.random = saved
+      udp.close()
+    }
+    expect(ids.size).toBeGreaterThan(15)
+  })
+
+  test("TestClock drives the query timeout (no real wait)", async () => {
+    const f = await fault("silent")
+    const r = await Effect.runPromise(Effect.gen(function*() {
+      const fiber = yield* Effect.fork(Effect.either(makeResolver([srv(f.port)], 600_000).query({ name: "a.test", type: "A" })))
+      // Let the query reach the server and start waiting (real time: the socket is real).
+      yield* Effect.promise(() => new Promise((r) => setTimeout(r, 50)))
+      yield* TestClock.adjust(Duration.minutes(11))
+      return yield* Fiber.join(fiber)
+    }).pipe(Effect.provide(TestContext.TestContext)))
+    expect(Either.isLeft(r) && r.left._tag).toBe("DnsTimeout")
   })
 })

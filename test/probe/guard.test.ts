@@ -120,6 +120,37 @@ describe("guard in the service (ALLOW_PRIVATE_TARGETS=false)", () => {
     expect(connections).toBe(0)
   })
 
+  test("IPv6 forms embedding a loopback or metadata IPv4 are refused and nothing connects", async () => {
+    for (const host of ["[::7f00:1]", "[::127.0.0.1]", "[0:0:0:0:0:0:7F00:1]", "[::a9fe:a9fe]", "[64:ff9b::7f00:1]", "[64:ff9b:1::7f00:1]", "[::ffff:0:7f00:1]", "[2002:7f00:1::1]", "[2001:0:808:808::80ff:fffe]"]) {
+      await forbidden(svc, key, `http://${host}:${port}/`)
+    }
+    expect(connections).toBe(0)
+  })
+
+  test("a webhook URL embedding a loopback IPv4 in IPv6 is refused at rule creation", async () => {
+    const res = await svc.call("/v1/alerts/rules", {
+      method: "POST",
+      key,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        name: "embedded", metric: "error_rate", operator: "gt", threshold_value: 5, window_minutes: 15,
+        channels: [{ type: "webhook", url: `http://[::7f00:1]:${port}/hook` }], cooldown_minutes: 30, enabled: true
+      })
+    })
+    expect(res.status).toBe(400)
+    expect(((await res.json()) as any).error.code).toBe("target_forbidden")
+  })
+
+  test("refusals say that a name is not public, not where it points", async () => {
+    for (const [url, hidden] of [[`http://mixed.test:${port}/`, "10.0.0.7"], [`http://loopback.test:${port}/`, "127.0.0.1"]]) {
+      const res = await svc.call(`/v1/network/http-check?url=${encodeURIComponent(url)}`, { key })
+      const text = await res.text()
+      expect(res.status).toBe(400)
+      expect(text).toContain("non-public address")
+      expect(text).not.toContain(hidden)
+    }
+  })
+
   test("names resolving to a private address, or to any private among public ones, are refused", async () => {
     await forbidden(svc, key, `http://loopback.test:${port}/`)
     await forbidden(svc, key, `http://mixed.test:${port}/`)

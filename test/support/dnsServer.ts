@@ -13,6 +13,8 @@ export interface TestDnsServer {
   readonly address: string
   /** Every question received, as "name TYPE". */
   readonly queries: Array<string>
+  /** The questions that came over TCP, as "name TYPE". */
+  readonly tcpQueries: Array<string>
   readonly set: (name: string, type: string, data: ReadonlyArray<unknown>) => void
   readonly close: () => Promise<void>
 }
@@ -28,11 +30,13 @@ export const startDnsServer = async (records: Records = {}, host = "127.0.0.1"):
     for (const [type, data] of Object.entries(types)) set(name, type, data ?? [])
   }
   const queries: Array<string> = []
-  const answer = (msg: Buffer): Buffer => {
+  const tcpQueries: Array<string> = []
+  const answer = (msg: Buffer, overTcp = false): Buffer => {
     const q = packet.decode(msg)
     const question = q.questions?.[0]
     if (!question) return packet.encode({ type: "response", id: q.id, flags: packet.RECURSION_AVAILABLE, rcode: "FORMERR" } as any)
     queries.push(`${question.name} ${question.type}`)
+    if (overTcp) tcpQueries.push(`${question.name} ${question.type}`)
     const name = question.name.toLowerCase().replace(/\.$/, "")
     const entry = zone.get(name)
     const data = entry?.get(String(question.type)) ?? []
@@ -61,7 +65,7 @@ export const startDnsServer = async (records: Records = {}, host = "127.0.0.1"):
       buf = Buffer.concat([buf, d])
       while (buf.length >= 2 && buf.length >= 2 + buf.readUInt16BE(0)) {
         const n = buf.readUInt16BE(0)
-        const out = answer(buf.subarray(2, 2 + n))
+        const out = answer(buf.subarray(2, 2 + n), true)
         buf = buf.subarray(2 + n)
         const len = Buffer.alloc(2)
         len.writeUInt16BE(out.length)
@@ -78,6 +82,7 @@ export const startDnsServer = async (records: Records = {}, host = "127.0.0.1"):
     port,
     address: host,
     queries,
+    tcpQueries,
     set,
     close: async () => {
       udp.close()

@@ -9,6 +9,7 @@ import { startDnsServer, type TestDnsServer } from "../support/dnsServer"
 import { startService, type TestService } from "../support/service"
 import { makePki } from "../support/tls"
 import { PROVIDERS } from "../../src/waf/signatures"
+import { startReplicaServer } from "./replicaServer"
 import { LAYERED, REPLICAS } from "./replicas"
 
 let svc: TestService
@@ -56,20 +57,7 @@ const waf = async (domain: string, opts: { active?: string; bearer?: string } = 
 }
 
 beforeAll(async () => {
-  replicas = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    fetch(req) {
-      const id = new URL(req.url).pathname.split("/")[2]
-      const r = REPLICAS.find((x) => x.id === id) ?? LAYERED.find((x) => x.id === id)
-      if (!r) return new Response("unknown replica", { status: 500 })
-      const headers = new Headers()
-      for (const [k, v] of r.headers) headers.append(k, v)
-      if ("status" in r) return new Response(r.body, { status: r.status, headers })
-      if (!headers.has("content-type")) headers.set("content-type", "text/html")
-      return new Response("<html><body>layered</body></html>", { status: 200, headers })
-    }
-  })
+  replicas = startReplicaServer()
   const leaf = makePki().leaf(["localhost", "127.0.0.1"])
   tlsReplica = Bun.serve({
     port: 0,
@@ -142,8 +130,16 @@ afterAll(async () => {
 })
 
 describe("signature table", () => {
-  test("has at least 40 real providers, each with evidence kinds, weights, source_url and last_verified_at", () => {
-    expect(PROVIDERS.length).toBeGreaterThanOrEqual(40)
+  test("every provider has at least one replica that must name it, and every replica names a provider of the table", () => {
+    const replicated = new Set(REPLICAS.map((r) => r.expect))
+    expect(PROVIDERS.map((p) => p.name).filter((n) => !replicated.has(n))).toEqual([])
+    const names = new Set(PROVIDERS.map((p) => p.name))
+    expect(REPLICAS.filter((r) => r.expect !== null && !names.has(r.expect)).map((r) => r.id)).toEqual([])
+    expect(new Set(REPLICAS.map((r) => r.id)).size).toBe(REPLICAS.length)
+  })
+
+  test("has more providers than wafw00f 2.4's 172 plugins, each with evidence kinds, weights, source_url and last_verified_at", () => {
+    expect(PROVIDERS.length).toBeGreaterThan(172)
     const names = new Set(PROVIDERS.map((p) => p.name))
     expect(names.size).toBe(PROVIDERS.length)
     for (const p of PROVIDERS) {
@@ -192,7 +188,12 @@ describe("passive detection against provider replicas", () => {
         expect(body.topology_chain[0]).toBe(r.expect)
       }
       if (r.expectCategory) expect(body.block_category).toBe(r.expectCategory)
-      if (r.expectEnforcement) expect(body.enforcement_signal).toBe(r.expectEnforcement)
+      expect(body.enforcement_signal).toBe(r.expectEnforcement)
+      expect(body.topology).toBe(r.expect === null ? null : r.expectTopology ?? "single")
+      if ((r.expectTopology ?? "single") === "single") expect(body.topology_chain).toEqual(r.expect === null ? [] : [r.expect])
+      // No vendor is reported that the replica does not show (precision, not only recall).
+      const allowed = new Set([r.expect, ...(r.alsoReported ?? [])])
+      expect(body.providers.map((x: any) => x.name).filter((n: string) => !allowed.has(n))).toEqual([])
       expect(body.recommendations.length).toBeGreaterThan(0)
     })
   }
@@ -236,6 +237,7 @@ describe("layered setups", () => {
       expect(body.topology).toBe("layered")
       expect(body.topology_chain).toEqual([...l.chain])
       expect(body.primaryProvider).toBe(l.chain[0])
+      expect(body.enforcement_signal).toBe(l.enforcement)
       expect(body.providerCount).toBeGreaterThanOrEqual(2)
     })
   }
@@ -267,6 +269,8 @@ describe("active probe", () => {
     expect(canaryHits[0].path).toMatch(/^\/__domain-intel-canary-[0-9a-f]{16}$/)
     expect(o.seen.filter((s) => s.path === "/").length).toBe(1)
     expect(dns.queries).toContain("_domain-intel-verify.owned.test TXT")
+    // The ownership proof is fetched over TCP (no off-path UDP spoofing).
+    expect(dns.tcpQueries).toContain("_domain-intel-verify.owned.test TXT")
   })
 
   test("an origin that blocks nothing: enforcement none, recommendations per canary", async () => {

@@ -4,14 +4,21 @@
  * `{ incomplete }` (a limitation and an info finding in the report), never a 500.
  * Nameserver addresses pass the target guard's classification: non-public addresses are not
  * queried unless ALLOW_PRIVATE_TARGETS, cloud metadata addresses never.
+ * Outbound limits (limits.ts, docs/security.md): at most ZONE_AUDIT_MAX_NS_ADDRESSES addresses
+ * queried directly, a per-address query rate, audit slots per organization and per instance,
+ * and one report per zone for ZONE_AUDIT_CACHE_TTL_S (concurrent audits of a zone share one).
+ * When the service's own resolvers do not answer, the audit is 502 upstream_unavailable.
  */
 import { Clock, Context, Duration, Effect, Layer } from "effect"
-import type * as packet from "dns-packet"
 import { AppConfig, type ResolverAddress } from "../../Config"
 import { CtAggregator } from "../../ct/CtAggregator"
 import { DnssecValidator } from "../../dnssec/DnssecValidator"
+import { QuotaExceeded, UpstreamUnavailable } from "../../domain/errors"
 import { classifyAddress } from "../../probe/guard"
-import { axfr, DnsResolver, type DnsAnswerSet, type DnsError } from "../DnsResolver"
+import { axfr } from "../axfr"
+import { DnsFailure, DnsResolver, type DnsError } from "../DnsResolver"
+import { addressesIn, errText, norm, randomLabel, soaOf } from "./answers"
+import { capTargets, makeAuditSlots, makeDestinationLimiter, makeSharedCache } from "./limits"
 import {
   analyze,
   SENSITIVE_NAMES,
@@ -23,35 +30,22 @@ import {
   type NameserverObservation,
   type OpenResolverObservation,
   type SensitiveObservation,
-  type SoaFields,
   type SoaObservation,
   type WildcardObservation,
   type ZoneHygieneReport
 } from "./analyze"
 
-const norm = (n: string) => n.toLowerCase().replace(/\.$/, "")
-
-const soaOf = (ans: DnsAnswerSet, zone: string): SoaFields | null => {
-  const r = ans.answers.find((a) => a.type === "SOA" && norm(a.name) === zone)
-  if (!r) return null
-  const d: any = (r as any).data
-  return { serial: d.serial >>> 0, primary_ns: norm(String(d.mname)), rname: norm(String(d.rname)), refresh: d.refresh >>> 0, retry: d.retry >>> 0, expire: d.expire >>> 0, minimum: d.minimum >>> 0 }
-}
-
-const errText = (e: DnsError): string =>
-  e._tag === "DnsTimeout" ? "timeout" : e._tag === "DnsRcode" ? e.rcode : e._tag === "DnsMalformed" ? `malformed answer: ${e.reason}` : e.reason
-
-/** A and AAAA data and the first CNAME hop for `name` from an answer section. */
-const addressesIn = (answers: ReadonlyArray<packet.Answer>, name: string) => {
-  const cname = answers.find((a) => a.type === "CNAME" && norm(a.name) === name)
-  const ips = answers.filter((a) => a.type === "A" || a.type === "AAAA").map((a) => String((a as any).data))
-  return { ips, cname: cname ? norm(String((cname as any).data)) : null }
-}
-
-const randomLabel = () => `di-wc-${Math.random().toString(36).slice(2, 12)}`
+export type TimedReport = ZoneHygieneReport & { readonly timings_ms: Readonly<Record<string, number>> }
 
 export interface ZoneHygieneShape {
-  readonly audit: (domain: string) => Effect.Effect<ZoneHygieneReport & { readonly timings_ms: Readonly<Record<string, number>> }>
+  /** One audit for `orgId`; a cached or in-flight report of the zone is shared. */
+  readonly audit: (domain: string, orgId?: string) => Effect.Effect<TimedReport, UpstreamUnavailable | QuotaExceeded>
+}
+
+interface Target {
+  readonly nameserver: string
+  readonly ip: string
+  readonly server: ResolverAddress
 }
 
 export const makeZoneHygiene = Effect.gen(function*() {
@@ -62,6 +56,14 @@ export const makeZoneHygiene = Effect.gen(function*() {
   const authPort = config.dnsAuthPort
   const timeoutMs = config.dnsTimeoutMs
   const checkBudgetMs = Math.max(10_000, 5 * timeoutMs)
+  const limiter = makeDestinationLimiter({ perSecond: config.dnsDestinationQps, burst: config.dnsDestinationQps, maxWaitMs: checkBudgetMs / 2 })
+  const slots = yield* makeAuditSlots({ overall: config.zoneAuditConcurrency, perOrg: config.zoneAuditConcurrencyPerOrg, queueMs: config.zoneAuditQueueMs })
+  /** A direct query to a nameserver address waits for that address's rate limit first. */
+  const limited = <A>(t: Target, name: string, eff: Effect.Effect<A, DnsError>): Effect.Effect<A, DnsError> =>
+    limiter.take(t.ip).pipe(
+      Effect.mapError((e) => new DnsFailure({ server: t.ip, name, reason: e.message })),
+      Effect.zipRight(eff)
+    )
 
   const bounded = <A>(name: string, eff: Effect.Effect<A, unknown>): Effect.Effect<A | Incomplete> =>
     eff.pipe(
@@ -83,7 +85,15 @@ export const makeZoneHygiene = Effect.gen(function*() {
   const enumerate = (zone: string) =>
     Effect.gen(function*() {
       const ans = yield* Effect.either(resolver.query({ name: zone, type: "NS" }))
-      if (ans._tag === "Left") return { nsError: errText(ans.left), nameservers: [] as Array<NameserverObservation> }
+      if (ans._tag === "Left") {
+        // Broken zone or broken resolver? Ask the resolvers for the root: if they cannot answer
+        // that either, nothing can be judged about the zone.
+        const root = yield* Effect.either(resolver.query({ name: ".", type: "NS" }))
+        if (root._tag === "Left" || root.right.rcode === "SERVFAIL") {
+          return yield* new UpstreamUnavailable({ message: `the service's DNS resolvers did not answer (${errText(ans.left)}); no report can be made for ${zone}` })
+        }
+        return { nsError: errText(ans.left), nameservers: [] as Array<NameserverObservation> }
+      }
       if (ans.right.rcode === "NXDOMAIN") return { nsError: `${zone} does not exist (NXDOMAIN)`, nameservers: [] }
       const names = [...new Set(ans.right.answers.filter((a) => a.type === "NS" && norm(a.name) === zone).map((a) => norm(String((a as any).data))))].slice(0, 13)
       if (names.length === 0) return { nsError: `no NS records at ${zone} (not a zone apex?)`, nameservers: [] }
@@ -93,21 +103,24 @@ export const makeZoneHygiene = Effect.gen(function*() {
           Effect.catchAll(() => Effect.succeed([] as Array<string>)),
           Effect.map((ips): NameserverObservation => {
             const reasons = ips.map(allowed)
-            const skipped = ips.length === 0 ? "no address" : reasons.every((r) => r !== null) ? `${reasons[0]} (${ips.join(", ")})` : null
+            const skipped = ips.length === 0 ? "no address" : reasons.every((r) => r !== null) ? reasons[0] : null
             return { name, ips, skipped }
           })
         ), { concurrency: "unbounded" })
       return { nsError: null, nameservers }
     })
 
-  /** (nameserver, ip) pairs that may be queried directly. */
+  /** (nameserver, ip) pairs that may be queried directly: public ones, at most the cap. */
   const targets = (ns: ReadonlyArray<NameserverObservation>) =>
-    ns.flatMap((n) => n.ips.filter((ip) => allowed(ip) === null).map((ip) => ({ nameserver: n.name, ip, server: { host: ip, port: authPort } as ResolverAddress })))
+    capTargets(
+      ns.map((n) => n.ips.filter((ip) => allowed(ip) === null).map((ip): Target => ({ nameserver: n.name, ip, server: { host: ip, port: authPort } }))),
+      config.zoneAuditMaxNsAddresses
+    )
 
-  const soaCheck = (zone: string, ns: ReadonlyArray<NameserverObservation>) =>
+  const soaCheck = (zone: string, ts: ReadonlyArray<Target>) =>
     Effect.gen(function*() {
-      const auth = Effect.forEach(targets(ns), (t) =>
-        resolver.query({ name: zone, type: "SOA", server: t.server, recursionDesired: false }).pipe(
+      const auth = Effect.forEach(ts, (t) =>
+        limited(t, zone, resolver.query({ name: zone, type: "SOA", server: t.server, recursionDesired: false })).pipe(
           Effect.map((ans): SoaObservation => {
             const soa = ans.rcode === "NOERROR" ? soaOf(ans, zone) : null
             return { kind: "authoritative", nameserver: t.nameserver, ip: t.ip, port: authPort, soa, authoritative: ans.flags.aa, error: soa ? null : ans.rcode !== "NOERROR" ? ans.rcode : "no SOA in the answer" }
@@ -169,9 +182,9 @@ export const makeZoneHygiene = Effect.gen(function*() {
       return { probed: SENSITIVE_NAMES.length, resolved: found.filter((x): x is ExposedName => x !== null), errors } satisfies SensitiveObservation
     })
 
-  const openResolverCheck = (ns: ReadonlyArray<NameserverObservation>) =>
-    Effect.forEach(targets(ns), (t) =>
-      resolver.query({ name: "a.root-servers.net", type: "A", server: t.server, recursionDesired: true }).pipe(
+  const openResolverCheck = (ts: ReadonlyArray<Target>) =>
+    Effect.forEach(ts, (t) =>
+      limited(t, "a.root-servers.net", resolver.query({ name: "a.root-servers.net", type: "A", server: t.server, recursionDesired: true })).pipe(
         Effect.map((ans): OpenResolverObservation => {
           const recursive = ans.rcode === "NOERROR" && ans.flags.ra && !ans.flags.aa && ans.answers.some((a) => a.type === "A")
           const status = recursive ? "recursive_answer" : ans.rcode === "REFUSED" ? "refused" : ans.rcode !== "NOERROR" ? ans.rcode.toLowerCase() : "no_recursion"
@@ -180,9 +193,9 @@ export const makeZoneHygiene = Effect.gen(function*() {
         Effect.catchAll((e) => Effect.succeed<OpenResolverObservation>({ nameserver: t.nameserver, ip: t.ip, is_open_resolver: false, status: e._tag === "DnsTimeout" ? "timeout" : `error: ${errText(e)}` }))
       ), { concurrency: "unbounded" })
 
-  const axfrCheck = (zone: string, ns: ReadonlyArray<NameserverObservation>) =>
-    Effect.forEach(targets(ns), (t) =>
-      axfr(zone, t.server, Math.max(timeoutMs, checkBudgetMs - 1000)).pipe(
+  const axfrCheck = (zone: string, ts: ReadonlyArray<Target>) =>
+    Effect.forEach(ts, (t) =>
+      limited(t, zone, axfr(zone, t.server, Math.max(timeoutMs, checkBudgetMs - 1000))).pipe(
         Effect.map((x): AxfrObservation => ({ nameserver: t.nameserver, ip: t.ip, allowed: true, records: x.records.length, status: "allowed" })),
         Effect.catchAll((e) => Effect.succeed<AxfrObservation>({
           nameserver: t.nameserver,
@@ -218,8 +231,7 @@ export const makeZoneHygiene = Effect.gen(function*() {
       return { found_at: found?.at ?? null, records: found?.records ?? [], ct_issuers: issuers } satisfies CaaObservation
     })
 
-  const audit = Effect.fn("ZoneHygiene.audit")(function*(domainIn: string) {
-    const zone = norm(domainIn)
+  const runAudit = Effect.fn("ZoneHygiene.audit")(function*(zone: string) {
     const now = new Date(yield* Clock.currentTimeMillis).toISOString()
     // Checks that need the nameserver addresses wait for the enumeration; the others start at once.
     // timings_ms: from the start of the audit to the end of each step.
@@ -230,15 +242,16 @@ export const makeZoneHygiene = Effect.gen(function*() {
     const check = <A>(name: string, f: () => Effect.Effect<A, unknown>) => bounded(name, Effect.suspend(f)).pipe(stamp(name))
     const nsPart = enumerate(zone).pipe(
       stamp("enumeration"),
-      Effect.flatMap(({ nsError, nameservers }) =>
-        Effect.all([
-          check("soa_drift", () => soaCheck(zone, nameservers)),
-          check("open_resolver", () => openResolverCheck(nameservers)),
-          check("zone_transfer", () => axfrCheck(zone, nameservers))
-        ], { concurrency: "unbounded" }).pipe(Effect.map((r) => ({ nsError, nameservers, r })))
-      )
+      Effect.flatMap(({ nsError, nameservers }) => {
+        const ts = targets(nameservers)
+        return Effect.all([
+          check("soa_drift", () => soaCheck(zone, ts.chosen)),
+          check("open_resolver", () => openResolverCheck(ts.chosen)),
+          check("zone_transfer", () => axfrCheck(zone, ts.chosen))
+        ], { concurrency: "unbounded" }).pipe(Effect.map((r) => ({ nsError, nameservers, ts, r })))
+      })
     )
-    const [{ nsError, nameservers, r: [soa, openResolver, zoneTransfer] }, soaApex, wildcard, sensitive, dnssec, caa] = yield* Effect.all([
+    const [{ nsError, nameservers, ts, r: [soa, openResolver, zoneTransfer] }, soaApex, wildcard, sensitive, dnssec, caa] = yield* Effect.all([
       nsPart,
       check("soa_fields", () => apexSoa(zone)),
       check("wildcard", () => wildcardCheck(zone)),
@@ -261,8 +274,26 @@ export const makeZoneHygiene = Effect.gen(function*() {
       caa,
       axfr: zoneTransfer
     })
-    return { ...report, timings_ms: timings }
+    const capped = ts.total > ts.chosen.length
+      ? [`Only ${ts.chosen.length} of ${ts.total} nameserver addresses were queried directly (limit ${config.zoneAuditMaxNsAddresses} per audit); SOA, open-resolver and zone-transfer results cover those`]
+      : []
+    return { ...report, limitations: [...report.limitations, ...capped], timings_ms: timings } as TimedReport
   })
+
+  const reports = makeSharedCache<TimedReport, UpstreamUnavailable | QuotaExceeded>({ ttlMs: config.zoneAuditCacheTtlS * 1000, capacity: 1000 })
+
+  /** A zone cached or being audited is shared; only a new audit takes the caller's slot. */
+  const audit = (domainIn: string, orgId = "-") =>
+    Effect.gen(function*() {
+      const zone = norm(domainIn)
+      const r = yield* reports.get(zone, slots.withSlot(orgId, runAudit(zone)))
+      if (!r.cached) return r.value
+      const age = Math.round(((yield* Clock.currentTimeMillis) - r.at) / 1000)
+      return {
+        ...r.value,
+        limitations: [...r.value.limitations, `Served from cache: audited ${age} s ago (reports are cached for ${config.zoneAuditCacheTtlS} s)`]
+      } as TimedReport
+    })
 
   return { audit } satisfies ZoneHygieneShape
 })

@@ -5,9 +5,11 @@
 import m0001 from "./0001_init"
 import m0004 from "./0004_analytics"
 import m0006 from "./0006_quota_usage"
+import m0010 from "./0010_ct_cache"
 
 export const migrations = {
   "0001_init": m0001,
   "0004_analytics": m0004,
-  "0006_quota_usage": m0006
+  "0006_quota_usage": m0006,
+  "0010_ct_cache": m0010
 }

@@ -1,0 +1,120 @@
+/**
+ * The outbound limits of Zone Hygiene (issue 11 item 9): one audit must not be an amplifier.
+ * - `capTargets`: at most N nameserver addresses are queried directly per audit, taken round
+ *   robin so every nameserver gets one address before any gets a second.
+ * - `makeDestinationLimiter`: a token bucket per destination address shared by every audit of
+ *   the instance; a query that would wait longer than `maxWaitMs` fails instead.
+ * - `makeAuditSlots`: concurrent audits per organization and overall; a caller waits up to
+ *   `queueMs` for a slot, then gets 429 (QuotaExceeded with Retry-After).
+ * Every wait is an Effect sleep or timeout, so TestClock drives it.
+ */
+import { Clock, Data, Duration, Effect } from "effect"
+import { QuotaExceeded } from "../../domain/errors"
+import { makeSingleFlight } from "../../domain/singleFlight"
+
+/** Round robin over the nameservers' addresses, at most `max` in all. */
+export const capTargets = <T>(perNameserver: ReadonlyArray<ReadonlyArray<T>>, max: number): { readonly chosen: ReadonlyArray<T>; readonly total: number } => {
+  const total = perNameserver.reduce((n, xs) => n + xs.length, 0)
+  const chosen: Array<T> = []
+  for (let round = 0; chosen.length < Math.min(max, total); round++) {
+    for (const xs of perNameserver) {
+      if (round < xs.length && chosen.length < max) chosen.push(xs[round])
+    }
+  }
+  return { chosen, total }
+}
+
+export class DestinationRateLimited extends Data.TaggedError("DestinationRateLimited")<{ readonly destination: string }> {
+  get message() { return `query rate limit for ${this.destination} reached` }
+}
+
+export interface DestinationLimiter {
+  /** Waits for a token for `destination`, or fails when the wait would exceed the limit. */
+  readonly take: (destination: string) => Effect.Effect<void, DestinationRateLimited>
+}
+
+export const makeDestinationLimiter = (opts: { readonly perSecond: number; readonly burst: number; readonly maxWaitMs: number }): DestinationLimiter => {
+  const buckets = new Map<string, { tokens: number; at: number }>()
+  const refill = (b: { tokens: number; at: number }, now: number) => Math.min(opts.burst, b.tokens + ((now - b.at) * opts.perSecond) / 1000)
+  const take = (destination: string) =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      if (buckets.size > 10_000) {
+        for (const [k, b] of buckets) if (refill(b, now) >= opts.burst) buckets.delete(k)
+      }
+      const b = buckets.get(destination) ?? { tokens: opts.burst, at: now }
+      const after = refill(b, now) - 1 // a negative balance is a reservation of a future token
+      const waitMs = after >= 0 ? 0 : (-after * 1000) / opts.perSecond
+      if (waitMs > opts.maxWaitMs) return Effect.fail(new DestinationRateLimited({ destination }))
+      buckets.set(destination, { tokens: after, at: now })
+      return waitMs === 0 ? Effect.void : Effect.sleep(Duration.millis(waitMs))
+    })
+  return { take }
+}
+
+export interface AuditSlots {
+  /** Runs `work` holding a slot of the organization and one of the instance. */
+  readonly withSlot: <A, E, R>(orgId: string, work: Effect.Effect<A, E, R>) => Effect.Effect<A, E | QuotaExceeded, R>
+}
+
+export const makeAuditSlots = (opts: { readonly overall: number; readonly perOrg: number; readonly queueMs: number }) =>
+  Effect.gen(function*() {
+    const overall = yield* Effect.makeSemaphore(opts.overall)
+    const orgs = new Map<string, Effect.Semaphore>()
+    const busy = (what: string) =>
+      new QuotaExceeded({
+        message: `too many zone audits running ${what}; retry in a few seconds (cached zones are answered at once)`,
+        retryAfterSeconds: Math.max(1, Math.ceil(opts.queueMs / 1000))
+      })
+    const orgSemaphore = (orgId: string) =>
+      Effect.gen(function*() {
+        const existing = orgs.get(orgId)
+        if (existing) return existing
+        const s = yield* Effect.makeSemaphore(opts.perOrg)
+        orgs.set(orgId, s)
+        return s
+      })
+    const withSlot = <A, E, R>(orgId: string, work: Effect.Effect<A, E, R>) =>
+      Effect.gen(function*() {
+        const org = yield* orgSemaphore(orgId)
+        const acquire = (s: Effect.Semaphore, what: string) =>
+          s.take(1).pipe(Effect.timeoutFail({ duration: Duration.millis(opts.queueMs), onTimeout: () => busy(what) }))
+        return yield* Effect.acquireUseRelease(
+          acquire(org, "for this organization"),
+          () => Effect.acquireUseRelease(acquire(overall, "on this instance"), () => work, () => overall.release(1)),
+          () => org.release(1)
+        )
+      })
+    return { withSlot } satisfies AuditSlots
+  })
+
+export interface SharedCache<A, E> {
+  /**
+   * The cached value of `key` when younger than the TTL, else the value being computed for it,
+   * else `compute` run once for every concurrent caller. The computation runs in its own fiber:
+   * a caller that goes away does not cancel it for the others. Failures are not cached.
+   */
+  readonly get: <R>(key: string, compute: Effect.Effect<A, E, R>) => Effect.Effect<{ readonly value: A; readonly at: number; readonly cached: boolean }, E, R>
+}
+
+export const makeSharedCache = <A, E>(opts: { readonly ttlMs: number; readonly capacity: number }): SharedCache<A, E> => {
+  const done = new Map<string, { readonly value: A; readonly at: number }>()
+  const flights = makeSingleFlight<{ readonly value: A; readonly at: number }, E>()
+  const get = <R>(key: string, compute: Effect.Effect<A, E, R>) =>
+    Effect.gen(function*() {
+      const now = yield* Clock.currentTimeMillis
+      const hit = done.get(key)
+      if (hit && now - hit.at < opts.ttlMs) return { ...hit, cached: true }
+      const entry = yield* flights.run(key, compute.pipe(
+        Effect.map((value) => ({ value, at: now })),
+        Effect.tap((entry) =>
+          Effect.sync(() => {
+            done.delete(key)
+            if (opts.ttlMs > 0) done.set(key, entry)
+            if (done.size > opts.capacity) done.delete(done.keys().next().value!)
+          })
+        )
+      ))
+      return { ...entry, cached: false }
+    })
+  return { get }
+}

@@ -1,0 +1,60 @@
+/**
+ * Outbound waits are Effect timeouts, so TestClock drives them: against a real loopback server
+ * that accepts and never answers, a 10-minute deadline passes without any real waiting.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test"
+import { Duration, Effect, Either, Fiber, Layer, Logger, TestClock, TestContext } from "effect"
+import * as net from "node:net"
+import { AppConfig } from "../../src/Config"
+import { DnsResolver } from "../../src/dns/DnsResolver"
+import { CertInspector } from "../../src/mcp/CertInspector"
+import { CtHistory } from "../../src/mcp/CtHistory"
+import { Outbound } from "../../src/mcp/Outbound"
+import { HttpProbe } from "../../src/probe/HttpProbe"
+
+let silent: net.Server
+let port: number
+const sockets: Array<net.Socket> = []
+
+beforeAll(async () => {
+  silent = net.createServer((s) => { sockets.push(s) })
+  await new Promise<void>((r) => silent.listen(0, "127.0.0.1", () => r()))
+  port = (silent.address() as net.AddressInfo).port
+})
+afterAll(() => {
+  for (const s of sockets) s.destroy()
+  silent?.close()
+})
+
+const base = Layer.mergeAll(DnsResolver.Live).pipe(Layer.provideMerge(AppConfig.make({ allowPrivateTargets: true, dnsResolvers: [] })))
+
+/** Forks `eff`, lets the real connection happen, then moves the test clock past the deadline. */
+const pastDeadline = <A, E, R>(eff: Effect.Effect<A, E, R>, layer: Layer.Layer<R>) =>
+  Effect.runPromise(Effect.gen(function*() {
+    const fiber = yield* Effect.fork(Effect.either(eff))
+    yield* Effect.promise(() => new Promise((r) => setTimeout(r, 100)))
+    yield* TestClock.adjust(Duration.minutes(11))
+    return yield* Fiber.join(fiber)
+  }).pipe(Effect.provide(layer), Effect.provide(TestContext.TestContext), Effect.provide(Logger.remove(Logger.defaultLogger))))
+
+describe("TestClock drives outbound deadlines", () => {
+  test("http probe: a silent server is a timeout at the TestClock deadline", async () => {
+    const r = await pastDeadline(
+      Effect.flatMap(HttpProbe, (p) => p.fetch({ url: `http://127.0.0.1:${port}/`, timeoutMs: 600_000 })),
+      HttpProbe.Live.pipe(Layer.provideMerge(base))
+    )
+    expect(Either.isRight(r) && r.right.error?.kind).toBe("timeout")
+  }, 5000)
+
+  test("certificate inspection: a silent TLS handshake times out at the TestClock deadline", async () => {
+    const fakes = Layer.mergeAll(
+      Layer.succeed(Outbound, { extraCas: [] } as any),
+      Layer.succeed(CtHistory, { search: () => Effect.succeed([]) } as any)
+    )
+    const r = await pastDeadline(
+      Effect.flatMap(CertInspector, (c) => c.inspect("127.0.0.1", port)),
+      CertInspector.Live.pipe(Layer.provideMerge(Layer.mergeAll(base, fakes)))
+    )
+    expect(Either.isLeft(r) && r.left.message).toContain("timed out")
+  }, 5000)
+})
