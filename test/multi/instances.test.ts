@@ -5,6 +5,7 @@
  * follows the database, and a killed instance loses nothing committed.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
+import { type FakeCrtSh, makeRows, startCrtSh } from "../ct/crtsh"
 import { type PostgresCluster, startPostgres } from "../support/postgres"
 import { until } from "../support/process"
 import { createKey, type Instance, spread, startInstance } from "./support"
@@ -13,19 +14,20 @@ let pg: PostgresCluster
 let url: string
 let a: Instance
 let b: Instance
+let crt: FakeCrtSh
 
 beforeAll(async () => {
   pg = await startPostgres()
   url = await pg.createDatabase()
+  crt = startCrtSh()
+  const env = { ALERT_EVAL_INTERVAL_MS: "200", CT_AGGREGATOR_URL: crt.url }
   // Started together: they race to migrate the empty database.
-  ;[a, b] = await Promise.all([
-    startInstance(url, { ALERT_EVAL_INTERVAL_MS: "200" }),
-    startInstance(url, { ALERT_EVAL_INTERVAL_MS: "200" })
-  ])
+  ;[a, b] = await Promise.all([startInstance(url, env), startInstance(url, env)])
 }, 90_000)
 
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()])
+  await crt?.stop()
   await pg?.stop()
 })
 
@@ -91,6 +93,17 @@ describe("two instances on one PostgreSQL database", () => {
     const alerts = ((await (await a.call("/v1/alerts/history", { key })).json()) as any).alerts
     expect(alerts.length).toBe(1)
   }, 60_000)
+
+  test("the CT cache is shared: the second instance answers from it without calling the aggregator", async () => {
+    const key = createKey(url, "ct-user", "developer")
+    crt.set("shared.example", { kind: "rows", rows: makeRows("shared.example", 4) })
+    const first = (await (await a.call("/v1/domain/ct-logs?domain=shared.example", { key })).json()) as any
+    expect(first.cache.outcome).toBe("miss")
+    const second = (await (await b.call("/v1/domain/ct-logs?domain=shared.example", { key })).json()) as any
+    expect(second.cache.outcome).toBe("hit")
+    expect(second.count).toBe(first.count)
+    expect(crt.queries.get("shared.example")).toBe(1)
+  }, 30_000)
 
   test("/readyz fails while the database is down and recovers when it returns", async () => {
     for (const x of both()) expect((await x.call("/readyz")).status).toBe(200)
