@@ -1,8 +1,15 @@
-/** The whole REST interface: one group per feature, the shared errors at API level. */
+/** The whole REST interface: one group per feature, the errors any request may meet at API level. */
 import { HttpApi, OpenApi } from "@effect/platform"
 import { AlertsApi } from "./alerts/api"
 import { AnalyticsApi } from "./analytics/api"
-import { InternalErrorWire, InvalidRequestWire } from "./domain/errors"
+import {
+  InternalErrorWire,
+  InvalidRequestWire,
+  MethodNotAllowedWire,
+  NotFoundWire,
+  PayloadTooLargeWire,
+  UpstreamUnavailableWire
+} from "./domain/errors"
 import { CtApi } from "./ct/api"
 import { DnsApi } from "./dns/api"
 import { FreshnessApi } from "./freshness/api"
@@ -19,7 +26,13 @@ export class Api extends HttpApi.make("domain-intel")
   .add(CtApi)
   .add(FreshnessApi)
   .add(WafApi)
+  // Any request: a bad parameter or body, an unknown route or method, a body over 1 MiB, an
+  // operation past its deadline (502), a defect.
   .addError(InvalidRequestWire)
+  .addError(NotFoundWire)
+  .addError(MethodNotAllowedWire)
+  .addError(PayloadTooLargeWire)
+  .addError(UpstreamUnavailableWire)
   .addError(InternalErrorWire)
   .annotate(OpenApi.Title, "domain-intel")
   .annotate(OpenApi.Description, "Domain intelligence API: freshness, WAF, uptime, DNS hygiene, CT logs, MCP, analytics and alerts")

@@ -76,8 +76,11 @@ export interface AppConfigShape {
   readonly zoneAuditQueueMs: number
   /** Queries per second (and burst) to one nameserver address, over all audits of the instance. */
   readonly dnsDestinationQps: number
-  /** Serve the hot read-only account GETs on the fast path (src/http/FastPath.ts; FAST_PATH, default true). */
-  readonly fastPath: boolean
+  /**
+   * Total time one operation may take before it is answered 502 upstream_unavailable
+   * (OPERATION_DEADLINE_MS, default 25000, 1000-120000). http-check: its own `timeout` + 2 s.
+   */
+  readonly operationDeadlineMs: number
 }
 
 const config = Config.all({
@@ -111,13 +114,16 @@ const config = Config.all({
     Config.withDefault(Redacted.make("domain-intel-webhook"))
   ),
   webhookRetryBaseMs: Config.integer("WEBHOOK_RETRY_BASE_MS").pipe(Config.withDefault(5000)),
-  fastPath: Config.boolean("FAST_PATH").pipe(Config.withDefault(true)),
   zoneAuditMaxNsAddresses: Config.integer("ZONE_AUDIT_MAX_NS_ADDRESSES").pipe(Config.withDefault(8), Config.validate({ message: "ZONE_AUDIT_MAX_NS_ADDRESSES must be 1-52", validation: (n) => n >= 1 && n <= 52 })),
   zoneAuditCacheTtlS: Config.integer("ZONE_AUDIT_CACHE_TTL_S").pipe(Config.withDefault(300), Config.validate({ message: "ZONE_AUDIT_CACHE_TTL_S must be 0-86400", validation: (n) => n >= 0 && n <= 86400 })),
   zoneAuditConcurrency: Config.integer("ZONE_AUDIT_CONCURRENCY").pipe(Config.withDefault(8), Config.validate({ message: "ZONE_AUDIT_CONCURRENCY must be at least 1", validation: (n) => n >= 1 })),
   zoneAuditConcurrencyPerOrg: Config.integer("ZONE_AUDIT_CONCURRENCY_PER_ORG").pipe(Config.withDefault(2), Config.validate({ message: "ZONE_AUDIT_CONCURRENCY_PER_ORG must be at least 1", validation: (n) => n >= 1 })),
   zoneAuditQueueMs: Config.integer("ZONE_AUDIT_QUEUE_MS").pipe(Config.withDefault(5000), Config.validate({ message: "ZONE_AUDIT_QUEUE_MS must be 0-60000", validation: (n) => n >= 0 && n <= 60000 })),
-  dnsDestinationQps: Config.integer("DNS_DESTINATION_QPS").pipe(Config.withDefault(20), Config.validate({ message: "DNS_DESTINATION_QPS must be at least 1", validation: (n) => n >= 1 }))
+  dnsDestinationQps: Config.integer("DNS_DESTINATION_QPS").pipe(Config.withDefault(20), Config.validate({ message: "DNS_DESTINATION_QPS must be at least 1", validation: (n) => n >= 1 })),
+  operationDeadlineMs: Config.integer("OPERATION_DEADLINE_MS").pipe(
+    Config.withDefault(25000),
+    Config.validate({ message: "OPERATION_DEADLINE_MS must be between 1000 and 120000", validation: (n) => n >= 1000 && n <= 120000 })
+  )
 })
 
 export class AppConfig extends Context.Tag("domain-intel/AppConfig")<AppConfig, AppConfigShape>() {

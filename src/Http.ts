@@ -2,10 +2,9 @@
  * Wiring: every service layer once, the API with its middlewares, the server.
  * Tests provide `AppLive` with their own configuration and a server on a random loopback port.
  */
-import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpRouter, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, HttpApiScalar, HttpApp, HttpMiddleware, HttpRouter, HttpServer } from "@effect/platform"
 import { BunHttpServer } from "@effect/platform-bun"
-import { Effect, FiberRef, Layer } from "effect"
-import { alertFastRoutes } from "./alerts/fastRoutes"
+import { Effect, FiberRef, Layer, Option } from "effect"
 import { AlertsLive } from "./alerts/http"
 import { AlertsWorkers } from "./alerts/Workers"
 import { Api } from "./Api"
@@ -22,31 +21,47 @@ import { ZoneHygiene } from "./dns/zone/ZoneHygiene"
 import { DnssecValidator } from "./dnssec/DnssecValidator"
 import { ContentFreshness } from "./freshness/ContentFreshness"
 import { FreshnessLive } from "./freshness/http"
-import { FastPathStats, makeFastRoutes } from "./http/FastPath"
-import { observe, renderErrors } from "./http/middleware"
-import { makeRouteTable, type RawRoute } from "./http/RouteTable"
+import { AttributedLive } from "./http/Attributed"
+import { Deadlines } from "./http/Deadlines"
+import { makeOperations, Operations, type RawRoute, routerConfig } from "./http/Operation"
+import { pipeline, trackingHeaders } from "./http/pipeline"
+import { renderErrors } from "./http/renderErrors"
+import { RequestObserverLive } from "./http/RequestObserver"
 import { Quota } from "./metering/Quota"
 import { RequestLog } from "./metering/RequestLog"
 import { CtHistory } from "./mcp/CtHistory"
 import { McpLive, mcpRawRoutes } from "./mcp/http"
 import { NetworkLive } from "./network/http"
 import { HttpProbe } from "./probe/HttpProbe"
-import { ReadStore } from "./store/ReadStore"
 import { SqlLive } from "./store/Sql"
 import { SystemLive } from "./system/http"
 import { WafLive } from "./waf/http"
 import { WafDetection } from "./waf/WafDetection"
+import { MAX_BODY_BYTES } from "./http/body"
+import { HTTP_CHECK_MARGIN_MS, HTTP_CHECK_MAX_TIMEOUT_MS } from "./network/api"
 
 /** Routes mounted beside the HttpApi (raw handlers). */
 export const rawRoutes: ReadonlyArray<RawRoute> = [...mcpRawRoutes]
 
-export const routeTable = makeRouteTable(Api, rawRoutes)
+/** Every operation the router can match, by its route: operation id, category, plan, deadline. */
+export const OperationsLive = Layer.sync(Operations, () => makeOperations(Api, rawRoutes))
+
+/**
+ * The CT aggregator with its retry budget cut to fit inside the operation's deadline (with room
+ * for the rest of the CT operation), so its retries end in its own 502 before the deadline's.
+ */
+const CtWithinDeadline = CtAggregator.Live.pipe(
+  Layer.provide(Layer.effect(AppConfig, Effect.map(AppConfig, (c) => ({
+    ...c,
+    ctBudgetMs: Math.max(500, Math.min(c.ctBudgetMs, c.operationDeadlineMs - 3000))
+  }))))
+)
 
 /** Services shared by the server and the CLI. */
 export const ServicesLive = Bearer.Default.pipe(
-  Layer.provideMerge(Layer.mergeAll(Keys.Default, Quota.Default, RequestLog.Default, FastPathStats.Default)),
+  Layer.provideMerge(Layer.mergeAll(Keys.Default, Quota.Default, RequestLog.Default, OperationsLive)),
   Layer.provideMerge(ZoneHygiene.Live),
-  Layer.provideMerge(Layer.mergeAll(HttpProbe.Live, DnssecValidator.Live, CtAggregator.Live).pipe(Layer.provideMerge(DnsResolver.Live))),
+  Layer.provideMerge(Layer.mergeAll(HttpProbe.Live, DnssecValidator.Live, CtWithinDeadline).pipe(Layer.provideMerge(DnsResolver.Live))),
   Layer.provideMerge(SqlLive)
 )
 
@@ -59,11 +74,11 @@ const WorkersLive = Layer.mergeAll(AlertsWorkers, AnalyticsWorkers)
 
 const ApiLive = HttpApiBuilder.api(Api).pipe(
   Layer.provide(GroupsLive),
-  Layer.provide(AuthLive)
+  Layer.provide(Layer.mergeAll(AuthLive, AttributedLive))
 )
 
 /** The API served on whatever HttpServer is provided (needs ServicesLive and AppConfig). */
-export const AppLive = HttpApiBuilder.serve(observe(routeTable)).pipe(
+export const AppLive = HttpApiBuilder.serve(pipeline).pipe(
   Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(renderErrors),
@@ -71,35 +86,37 @@ export const AppLive = HttpApiBuilder.serve(observe(routeTable)).pipe(
   Layer.provide(WorkersLive),
   // MCP (raw route beside the HttpApi); ssl_certificate enriched with CT history from the aggregator.
   Layer.provide(McpLive.pipe(Layer.provide(CtHistory.FromAggregator))),
+  Layer.provide(Layer.mergeAll(RequestObserverLive, Deadlines.Default)),
   HttpServer.withLogAddress,
-  // The router would otherwise fold "//" in the whole request target, query string included,
-  // turning ?url=http://x//path into http:/x/path.
-  Layer.provide(HttpRouter.setRouterConfig({ ignoreDuplicateSlashes: false })),
+  // Exact, case-sensitive matching (src/http/Operation.ts).
+  Layer.provide(HttpRouter.setRouterConfig(routerConfig)),
   // No trace exporter is configured, so spans (per-request server spans, `Effect.fn` and SQL
   // statement spans) would be pure cost on the hot path: the tracer is off for everything the
   // server runs.
   HttpMiddleware.withTracerDisabledWhen(() => true),
-  (layer) => Layer.locally(layer, FiberRef.currentTracerEnabled, false)
+  (layer) => Layer.locally(layer, FiberRef.currentTracerEnabled, false),
+  // X-Request-Id, X-RateLimit-*, … on every answer the HttpApi sends (src/http/pipeline.ts).
+  (layer) => Layer.locally(layer, HttpApp.currentPreResponseHandlers, Option.some(trackingHeaders))
 )
 
+/** Longest deadline of any operation: OPERATION_DEADLINE_MS or http-check's largest timeout + margin. */
+export const longestDeadlineMs = (config: AppConfig["Type"]) =>
+  Math.max(config.operationDeadlineMs, HTTP_CHECK_MAX_TIMEOUT_MS + HTTP_CHECK_MARGIN_MS)
+
 /**
- * Bun.serve on `port`/`hostname`, with the fast-path routes (src/http/FastPath.ts) in front of
- * the handler the HttpApi installs, unless FAST_PATH=false.
+ * Bun.serve on `port`/`hostname`. Its idle timeout (seconds without a byte either way; Bun's
+ * default 10 s cut slow operations into empty replies) stays above the longest deadline, so every
+ * request gets its answer. Bodies: the pipeline refuses past 1 MiB in the envelope
+ * (src/http/body.ts); Bun's own limit is a backstop above that.
  */
 export const serverLayer = (options: { readonly port: number; readonly hostname: string }) =>
   Layer.unwrapEffect(
-    Effect.map(AppConfig, (config) => {
-      const bare = BunHttpServer.layer(options)
-      if (!config.fastPath) return bare // no second connection either
-      return Layer.unwrapEffect(
-        Effect.gen(function*() {
-          const { reader } = yield* ReadStore
-          if (reader === undefined) return bare
-          const routes = yield* makeFastRoutes(alertFastRoutes(reader), routeTable, reader.version)
-          return BunHttpServer.layer({ ...options, routes } as Parameters<typeof BunHttpServer.layer>[0])
-        })
-      ).pipe(Layer.provide(ReadStore.Default))
-    })
+    Effect.map(AppConfig, (config) =>
+      BunHttpServer.layer({
+        ...options,
+        idleTimeout: Math.min(255, Math.ceil(longestDeadlineMs(config) / 1000) + 5),
+        maxRequestBodySize: 8 * MAX_BODY_BYTES
+      }))
   )
 
 /** The server as `serve` runs it, on PORT/HOST. */

@@ -1,74 +1,105 @@
 /**
- * Where a cheap request's time goes, layer by layer, in one run (needs Debian's `wrk`):
+ * The cost of the request pipeline, in one run under `wrk` (Debian's): every metered operation
+ * against the framework's own ceiling, a minimal HttpApi endpoint served the same way.
  *   1. bare Bun.serve answering fixed bytes;
- *   2. a minimal Effect HttpApi (one endpoint, no middleware) on BunHttpServer — the
- *      framework's own ceiling;
- *   3. domain-intel's unauthenticated GET /healthz (its middlewares, no auth);
- *   4. domain-intel's authenticated, metered GET /v1/alerts/rules on the HttpApi path
- *      (FAST_PATH=false);
- *   5. the same on the fast path (src/http/FastPath.ts), the default.
- * Run: bun bench/http/ceiling.ts [seconds]
+ *   2. a minimal Effect HttpApi (one endpoint, no middleware) on BunHttpServer;
+ *   3. domain-intel GET /healthz (the pipeline, no auth);
+ *   4. domain-intel, one metered operation of each kind (auth, quota, request log):
+ *      GET /v1/analytics/usage, GET /v1/alerts/rules, GET /v1/domain/ct-logs answered from cache.
+ * Every server runs in its own process. The figure is each row's throughput ratio to row 2
+ * (goal: every metered operation ≥ 0.5); beside it, the server's CPU time per request (from
+ * /proc), whose ratio holds still on a machine shared with other work.
+ * Run: bun bench/http/ceiling.ts [seconds] [rounds] [row-filter-regex]
+ * With several rounds the rows are measured in turn, round after round, and the median is shown.
  */
-import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, HttpMiddleware } from "@effect/platform"
-import { BunHttpServer } from "@effect/platform-bun"
 import { spawn, spawnSync } from "node:child_process"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Effect, Layer, ManagedRuntime, Schema } from "effect"
+import { readFileSync } from "node:fs"
+import { makeRows, startCrtSh } from "../../test/ct/crtsh"
+import { startServe, waitUntilUp } from "../../test/support/process"
 
 const seconds = Number(process.argv[2] ?? 5)
+const rounds = Number(process.argv[3] ?? 1)
+/** Optional: measure only the rows whose name matches (the two references always run). */
+const only = process.argv[4] === undefined ? undefined : new RegExp(process.argv[4])
 if (spawnSync("wrk", ["--version"]).error) throw new Error("install Debian's wrk first")
 
-const wrk = async (url: string, headers: Array<string> = []) => {
+/** CPU seconds (user + system) a process has used so far. */
+const cpuSeconds = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")
+  return (Number(fields[11]) + Number(fields[12])) / 100 // clock ticks of 1/100 s
+}
+
+/** Requests per second under wrk, and the server's CPU time per request (robust on a busy machine). */
+const wrk = async (pid: number, url: string, headers: Array<string> = []) => {
   const args = ["-c100", "-t2", `-d${seconds}s`, ...headers.flatMap((h) => ["-H", h]), url]
+  const cpu0 = cpuSeconds(pid)
   const p = spawn("wrk", args)
   let out = ""
   p.stdout.on("data", (d) => (out += d))
   await new Promise((r) => p.on("exit", r))
-  return Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0)
+  const cpu = cpuSeconds(pid) - cpu0
+  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0)
+  if (non2xx > 0) throw new Error(`${url}: ${non2xx} answers were not 2xx`)
+  const total = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0)
+  return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0), cpuUs: (cpu * 1e6) / Math.max(1, total) }
 }
 
-// 1. bare
+// 1. bare and 2. minimal HttpApi, each in its own process like the service
 const bare = spawn(process.execPath, ["-e", `Bun.serve({ port: 18501, hostname: "127.0.0.1", fetch: () => new Response('{"status":"ok"}', { headers: { "content-type": "application/json" } }) })`])
-
-// 2. minimal HttpApi, in this process
-class G extends HttpApiGroup.make("g").add(HttpApiEndpoint.get("x", "/x").addSuccess(Schema.Struct({ status: Schema.String }))) {}
-class A extends HttpApi.make("a").add(G) {}
-const minimal = ManagedRuntime.make(
-  HttpApiBuilder.serve().pipe(
-    Layer.provide(HttpApiBuilder.api(A).pipe(Layer.provide(HttpApiBuilder.group(A, "g", (h) => h.handle("x", () => Effect.succeed({ status: "ok" })))))),
-    HttpMiddleware.withTracerDisabledWhen(() => true),
-    Layer.provide(BunHttpServer.layer({ port: 18502, hostname: "127.0.0.1" }))
-  )
-)
-await minimal.runPromise(Effect.void)
-
-// 3-5. the service, as its own process: the HttpApi path only (18503) and with the fast path (18504)
-const dir = mkdtempSync(join(tmpdir(), "di-ceiling-"))
-const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, "db")}`, HOST: "127.0.0.1", LOG_LEVEL: "warn" }
-const root = join(import.meta.dir, "../..")
-const key = spawnSync(process.execPath, ["src/main.ts", "keys", "create", "--org", "bench", "--plan", "enterprise"], { cwd: root, env, encoding: "utf8" }).stdout.trim().split("\n").pop()!
-const services = [["18503", "false"], ["18504", "true"]].map(([port, fast]) =>
-  spawn(process.execPath, ["src/main.ts", "serve"], { cwd: root, env: { ...env, PORT: port, FAST_PATH: fast }, stdio: "ignore" })
-)
-for (const port of ["18503", "18504"]) {
-  for (let i = 0; i < 100; i++) {
-    if (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)) break
-    await Bun.sleep(100)
-  }
+const minimal = spawn(process.execPath, [join(import.meta.dir, "minimal.ts")], { env: { ...process.env, PORT: "18502" } })
+for (const port of [18501, 18502]) {
+  if (!(await waitUntilUp(`http://127.0.0.1:${port}/${port === 18502 ? "x" : ""}`))) throw new Error(`reference ${port} did not start`)
 }
-await Bun.sleep(300)
 
-const rows: Array<[string, number]> = []
-rows.push(["bare Bun.serve", await wrk("http://127.0.0.1:18501/")])
-rows.push(["minimal Effect HttpApi (framework ceiling)", await wrk("http://127.0.0.1:18502/x")])
-rows.push(["domain-intel GET /healthz (no auth)", await wrk("http://127.0.0.1:18503/healthz")])
-rows.push(["domain-intel GET /v1/alerts/rules, HttpApi path (auth, quota, log)", await wrk("http://127.0.0.1:18503/v1/alerts/rules", [`Authorization: Bearer ${key}`])])
-rows.push(["domain-intel GET /v1/alerts/rules, fast path (auth, quota, log)", await wrk("http://127.0.0.1:18504/v1/alerts/rules", [`Authorization: Bearer ${key}`])])
-console.log(`wrk -c100 -t2 -d${seconds}s, loopback`)
-console.log("| server | requests/s | × bare |\n|---|---|---|")
-for (const [name, rps] of rows) console.log(`| ${name} | ${Math.round(rps)} | ${(rps / rows[0][1]).toFixed(2)} |`)
+// 3-4. the service as `serve` runs it, with a loopback CT aggregator
+const crt = startCrtSh()
+crt.set("bench.example", { kind: "rows", rows: makeRows("bench.example", 20) })
+const dir = mkdtempSync(join(tmpdir(), "di-ceiling-"))
+const root = join(import.meta.dir, "../..")
+const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, "db")}`, HOST: "127.0.0.1", CT_AGGREGATOR_URL: crt.url, LOG_LEVEL: "info" }
+const key = spawnSync(process.execPath, ["src/main.ts", "keys", "create", "--org", "bench", "--plan", "enterprise"], { cwd: root, env, encoding: "utf8" })
+  .stdout.trim().split("\n").pop()!
+const service = await startServe(process.execPath, ["src/main.ts", "serve"], { cwd: root, env: { ...env, PORT: "0" } })
+const base = `http://127.0.0.1:${service.port}`
+if (!(await waitUntilUp(`${base}/healthz`))) throw new Error("service did not start")
+const auth = [`Authorization: Bearer ${key}`]
+// Warm: the key memo, the quota counter, the CT cache.
+const ct = `${base}/v1/domain/ct-logs?domain=bench.example&limit=5`
+for (const u of [`${base}/v1/analytics/usage`, `${base}/v1/alerts/rules`, ct]) {
+  const r = await fetch(u, { headers: { authorization: `Bearer ${key}` } })
+  if (!r.ok) throw new Error(`${u}: ${r.status} ${await r.text()}`)
+}
+const cached = (await (await fetch(ct, { headers: { authorization: `Bearer ${key}` } })).json()) as { cache: { outcome: string } }
+if (cached.cache.outcome !== "hit") throw new Error(`CT page not served from cache: ${cached.cache.outcome}`)
+
+const sp = service.child.pid!
+type Figure = { rps: number; cpuUs: number }
+const rows: Array<[string, () => Promise<Figure>]> = [
+  ["bare Bun.serve", () => wrk(bare.pid!, "http://127.0.0.1:18501/")],
+  ["minimal Effect HttpApi endpoint (the reference)", () => wrk(minimal.pid!, "http://127.0.0.1:18502/x")],
+  ["domain-intel GET /healthz (pipeline, no auth)", () => wrk(sp, `${base}/healthz`)],
+  ["domain-intel GET /v1/analytics/usage (metered)", () => wrk(sp, `${base}/v1/analytics/usage`, auth)],
+  ["domain-intel GET /v1/alerts/rules (metered)", () => wrk(sp, `${base}/v1/alerts/rules`, auth)],
+  ["domain-intel GET /v1/domain/ct-logs, cached page (metered)", () => wrk(sp, ct, auth)]
+]
+if (only !== undefined) rows.splice(0, rows.length, ...rows.filter(([name], i) => i < 2 || only.test(name)))
+const results = rows.map(() => [] as Array<Figure>)
+for (let r = 0; r < rounds; r++) {
+  for (let i = 0; i < rows.length; i++) results[i].push(await rows[i][1]())
+}
+const median = (xs: Array<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+const rps = results.map((r) => median(r.map((f) => f.rps)))
+const cpu = results.map((r) => median(r.map((f) => f.cpuUs)))
+console.log(`wrk -c100 -t2 -d${seconds}s, loopback, ${rounds} round(s), medians`)
+console.log("| server | requests/s | × minimal HttpApi | server CPU µs/request | × minimal HttpApi (by CPU) |\n|---|---|---|---|---|")
+rows.forEach(([name], i) =>
+  console.log(`| ${name} | ${Math.round(rps[i])} | ${(rps[i] / rps[1]).toFixed(2)} | ${cpu[i].toFixed(1)} | ${(cpu[1] / cpu[i]).toFixed(2)} |`)
+)
 bare.kill()
-for (const s of services) s.kill("SIGTERM")
-await minimal.dispose()
+minimal.kill()
+service.child.kill("SIGTERM")
+await service.exited
+await crt.stop()

@@ -2,7 +2,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/p
 import { Schema } from "effect"
 import { Auth } from "../auth/Auth"
 import { AlertAlreadyResolvedWire, NotFoundWire, TargetForbiddenWire } from "../domain/errors"
-import { PlanLabel } from "../http/RouteTable"
+import { PlanLabel } from "../http/Operation"
 import { parseTarget } from "../probe/guard"
 
 export const Metric = Schema.Literal(

@@ -1,10 +1,11 @@
 import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
 import { Effect, Layer, ParseResult, Schema } from "effect"
 import { Api } from "../Api"
-import { CurrentOrg } from "../auth/Auth"
+import { Caller } from "../auth/Caller"
 import { InvalidRequest, TargetForbidden } from "../domain/errors"
 import { parseTarget, vetTarget } from "../probe/guard"
 import { isMetadataName } from "../probe/guard"
+import { parseJson } from "../http/body"
 import { Alerts } from "./Alerts"
 import type { Channel } from "./analyze"
 import { ResolveBody } from "./api"
@@ -32,12 +33,7 @@ const resolveNotes = Effect.gen(function*() {
     Effect.mapError(() => new InvalidRequest({ message: "the request body could not be read" }))
   )
   if (text.trim().length === 0) return null
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch {
-    return yield* new InvalidRequest({ message: "the request body is not valid JSON" })
-  }
+  const json = yield* parseJson(text)
   const body = yield* Schema.decodeUnknown(ResolveBody)(json).pipe(
     Effect.mapError((e) => new InvalidRequest({ message: ParseResult.TreeFormatter.formatErrorSync(e) }))
   )
@@ -50,7 +46,7 @@ export const AlertsLive = HttpApiBuilder.group(Api, "alerts", (handlers) =>
     return handlers
       .handle("createAlertRule", ({ payload }) =>
         Effect.gen(function*() {
-          const org = yield* CurrentOrg
+          const { org } = yield* Caller
           yield* checkChannels(payload.channels)
           const rule = yield* alerts.createRule(org.id, {
             name: payload.name,
@@ -65,24 +61,24 @@ export const AlertsLive = HttpApiBuilder.group(Api, "alerts", (handlers) =>
           return { rule }
         }))
       .handle("listAlertRules", () =>
-        Effect.flatMap(CurrentOrg, (org) => Effect.map(alerts.listRules(org.id), (rules) => ({ rules }))))
+        Effect.flatMap(Caller, ({ org }) => Effect.map(alerts.listRules(org.id), (rules) => ({ rules }))))
       .handle("getAlertRule", ({ path }) =>
-        Effect.flatMap(CurrentOrg, (org) => Effect.map(alerts.getRule(org.id, path.id), (rule) => ({ rule }))))
+        Effect.flatMap(Caller, ({ org }) => Effect.map(alerts.getRule(org.id, path.id), (rule) => ({ rule }))))
       .handle("updateAlertRule", ({ path, payload }) =>
         Effect.gen(function*() {
-          const org = yield* CurrentOrg
+          const { org } = yield* Caller
           yield* checkChannels(payload.channels)
           return { rule: yield* alerts.updateRule(org.id, path.id, payload) }
         }))
-      .handle("deleteAlertRule", ({ path }) => Effect.flatMap(CurrentOrg, (org) => alerts.deleteRule(org.id, path.id)))
+      .handle("deleteAlertRule", ({ path }) => Effect.flatMap(Caller, ({ org }) => alerts.deleteRule(org.id, path.id)))
       .handle("listAlertHistory", ({ urlParams }) =>
-        Effect.flatMap(CurrentOrg, (org) => Effect.map(alerts.history(org.id, urlParams), (list) => ({ alerts: list }))))
+        Effect.flatMap(Caller, ({ org }) => Effect.map(alerts.history(org.id, urlParams), (list) => ({ alerts: list }))))
       .handle("acknowledgeAlert", ({ path }) =>
-        Effect.flatMap(CurrentOrg, (org) =>
+        Effect.flatMap(Caller, ({ org }) =>
           Effect.map(alerts.acknowledge(org.id, path.id), (alert) => ({ acknowledged: true, alert }))))
       .handle("resolveAlert", ({ path }) =>
         Effect.gen(function*() {
-          const org = yield* CurrentOrg
+          const { org } = yield* Caller
           const notes = yield* resolveNotes
           const alert = yield* alerts.resolve(org.id, path.id, notes)
           return { resolved: true, alert }

@@ -1,12 +1,14 @@
 /**
  * The three account reports and the alert metrics, read from the rollup tables only (never the
- * raw request log). Each report first flushes the request log so it sees the latest requests.
+ * raw request log). Each report also counts the organization's requests the request log has not
+ * written yet (aggregated here the way the writer will), so it sees the latest requests without
+ * a write of its own: a flush per report cost a write transaction per request.
  */
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect } from "effect"
 import type { Organization } from "../auth/Keys"
 import { Quota } from "../metering/Quota"
-import { RequestLog } from "../metering/RequestLog"
+import { RequestLog, type RequestRecord } from "../metering/RequestLog"
 import {
   cacheReport,
   type EndpointRow,
@@ -20,6 +22,52 @@ import {
   usageReport,
   windowMetric
 } from "./analyze"
+import { aggregate, MINUTE } from "./rollup"
+import * as Sketch from "./sketch"
+
+/** Rollup-shaped rows of records not written yet, inside [from, to). */
+const pendingRows = (records: ReadonlyArray<RequestRecord>, from: number, to: number) => {
+  const agg = aggregate(records.filter((r) => r.ts >= from && r.ts < to), MINUTE)
+  const org: Array<OrgRow> = [...agg.org.values()].map((b) => ({
+    ts: b.ts,
+    requests: b.requests,
+    errors: b.errors,
+    latency_sum: b.latencySum,
+    cache_hits: b.cacheHits,
+    cache_misses: b.cacheMisses,
+    sketch: Sketch.encode(b.sketch)
+  }))
+  const endpoint: Array<EndpointRow> = [...agg.endpoint.values()].map((e) => ({
+    operation: e.operation,
+    path: e.path,
+    category: e.category,
+    requests: e.requests,
+    errors: e.errors,
+    cache_hits: e.cacheHits,
+    cache_misses: e.cacheMisses,
+    hit_latency_sum: e.hitLatencySum,
+    miss_latency_sum: e.missLatencySum
+  }))
+  return { org, endpoint }
+}
+
+/** Endpoint rows summed per operation (the store's rows and the pending ones). */
+const byOperation = (rows: ReadonlyArray<EndpointRow>): Array<EndpointRow> => {
+  const out = new Map<string, EndpointRow>()
+  for (const r of rows) {
+    const o = out.get(r.operation)
+    out.set(r.operation, o === undefined ? { ...r } : {
+      ...o,
+      requests: o.requests + r.requests,
+      errors: o.errors + r.errors,
+      cache_hits: o.cache_hits + r.cache_hits,
+      cache_misses: o.cache_misses + r.cache_misses,
+      hit_latency_sum: o.hit_latency_sum + r.hit_latency_sum,
+      miss_latency_sum: o.miss_latency_sum + r.miss_latency_sum
+    })
+  }
+  return [...out.values()]
+}
 
 export class Analytics extends Effect.Service<Analytics>()("domain-intel/Analytics", {
   effect: Effect.gen(function*() {
@@ -68,27 +116,45 @@ export class Analytics extends Effect.Service<Analytics>()("domain-intel/Analyti
 
     const window = (period: Period) => Effect.map(Clock.currentTimeMillis, (now) => resolveWindow(period, now))
 
+    /**
+     * `read` from the store, plus the organization's records not written yet; read again when a
+     * batch was written meanwhile (its records would be counted twice or not at all), and after
+     * a few such races, flush and read the store alone.
+     */
+    const fresh = <A, E>(orgId: string, read: Effect.Effect<A, E>) => {
+      const attempt = (n: number): Effect.Effect<readonly [A, ReadonlyArray<RequestRecord>], E> =>
+        Effect.suspend(() => {
+          const before = log.unwritten(orgId)
+          return Effect.flatMap(read, (a) =>
+            log.version() === before.version
+              ? Effect.succeed([a, before.records] as const)
+              : n < 3
+              ? attempt(n + 1)
+              : Effect.zipRight(log.flush, Effect.map(read, (b) => [b, []] as const)))
+        })
+      return attempt(0)
+    }
+
     const usage = Effect.fn("Analytics.usage")(function*(org: Organization, period: Period) {
-      yield* log.flush
       const w = yield* window(period)
-      const rows = yield* orgRows(org.id, w.from, w.to, false)
-      const endpoints = yield* endpointRows(org.id, w.from, w.to)
+      const [[rows, endpoints], records] = yield* fresh(org.id, Effect.all([orgRows(org.id, w.from, w.to, false), endpointRows(org.id, w.from, w.to)]))
+      const pending = pendingRows(records, w.from, w.to)
       const byCat = new Map<string, number>()
-      for (const e of endpoints) byCat.set(e.category, (byCat.get(e.category) ?? 0) + e.requests)
+      for (const e of [...endpoints, ...pending.endpoint]) byCat.set(e.category, (byCat.get(e.category) ?? 0) + e.requests)
       const q = yield* quota.used(org)
-      return usageReport(w, rows, [...byCat].map(([category, requests]) => ({ category, requests })), q)
+      return usageReport(w, [...rows, ...pending.org], [...byCat].map(([category, requests]) => ({ category, requests })), q)
     }, Effect.orDie)
 
     const performance = Effect.fn("Analytics.performance")(function*(org: Organization, period: Period) {
-      yield* log.flush
       const w = yield* window(period)
-      return performanceReport(w, yield* orgRows(org.id, w.from, w.to, true))
+      const [rows, records] = yield* fresh(org.id, orgRows(org.id, w.from, w.to, true))
+      return performanceReport(w, [...rows, ...pendingRows(records, w.from, w.to).org])
     }, Effect.orDie)
 
     const cache = Effect.fn("Analytics.cache")(function*(org: Organization, period: Period) {
-      yield* log.flush
       const w = yield* window(period)
-      return cacheReport(w, yield* endpointRows(org.id, w.from, w.to))
+      const [endpoints, records] = yield* fresh(org.id, endpointRows(org.id, w.from, w.to))
+      return cacheReport(w, byOperation([...endpoints, ...pendingRows(records, w.from, w.to).endpoint]))
     }, Effect.orDie)
 
     /** A rule metric over the trailing `windowMinutes` (undefined: no data, never triggers). */

@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import { Auth } from "../auth/Auth"
-import { PlanLabel } from "../http/RouteTable"
+import { PlanLabel } from "../http/Operation"
 
 export const PeriodParams = Schema.Struct({
   period: Schema.optional(Schema.Literal("7d", "30d", "current").annotations({

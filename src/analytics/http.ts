@@ -1,7 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { Api } from "../Api"
-import { CurrentOrg } from "../auth/Auth"
+import { Caller } from "../auth/Caller"
 import { Analytics } from "./Analytics"
 
 export const AnalyticsLive = HttpApiBuilder.group(Api, "analytics", (handlers) =>
@@ -9,10 +9,10 @@ export const AnalyticsLive = HttpApiBuilder.group(Api, "analytics", (handlers) =
     const analytics = yield* Analytics
     return handlers
       .handle("performanceMetrics", ({ urlParams }) =>
-        Effect.flatMap(CurrentOrg, (org) => analytics.performance(org, urlParams.period ?? "current")))
+        Effect.flatMap(Caller, ({ org }) => analytics.performance(org, urlParams.period ?? "current")))
       .handle("usageSummary", ({ urlParams }) =>
-        Effect.flatMap(CurrentOrg, (org) => analytics.usage(org, urlParams.period ?? "current")))
+        Effect.flatMap(Caller, ({ org }) => analytics.usage(org, urlParams.period ?? "current")))
       .handle("cacheStatistics", ({ urlParams }) =>
-        Effect.flatMap(CurrentOrg, (org) => analytics.cache(org, urlParams.period ?? "current")))
+        Effect.flatMap(Caller, ({ org }) => analytics.cache(org, urlParams.period ?? "current")))
   })
 ).pipe(Layer.provide(Analytics.Default))

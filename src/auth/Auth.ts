@@ -1,10 +1,16 @@
 /**
  * Bearer authentication, quota and plan enforcement for every /v1 operation.
- * Order: authenticate (401, not counted) → quota (429, not counted) → count → plan (403).
+ * Order: operation (404 when the matched route declares none: fail closed) → authenticate
+ * (401, not counted) → quota (429, not counted) → count → plan (403).
+ *
+ * The plan comes only from the route the router matched (src/http/Operation.ts); the caller
+ * leaves as a `Caller` value, provided to handlers by the `Auth` middleware.
  */
 import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
-import { Clock, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Clock, Effect, Layer, Option, Redacted, Schema } from "effect"
 import {
+  NotFound,
+  NotFoundWire,
   PlanForbidden,
   PlanForbiddenWire,
   QuotaExceeded,
@@ -12,89 +18,85 @@ import {
   Unauthorized,
   UnauthorizedWire
 } from "../domain/errors"
-import { type Plan, planAllows } from "../domain/plans"
-import { requestMeta } from "../http/RequestMeta"
+import { planAllows } from "../domain/plans"
+import { Operations } from "../http/Operation"
+import { attributeIn, factsIn } from "../http/RequestFacts"
 import { Quota } from "../metering/Quota"
-import { Keys, type Organization } from "./Keys"
-
-export class CurrentOrg extends Context.Tag("domain-intel/CurrentOrg")<CurrentOrg, Organization>() {}
+import { Caller, type CallerShape } from "./Caller"
+import { type AuthenticatedKey, Keys, type Organization } from "./Keys"
 
 export class Auth extends HttpApiMiddleware.Tag<Auth>()("domain-intel/Auth", {
-  failure: Schema.Union(UnauthorizedWire, PlanForbiddenWire, QuotaExceededWire),
-  provides: CurrentOrg,
+  failure: Schema.Union(UnauthorizedWire, PlanForbiddenWire, QuotaExceededWire, NotFoundWire),
+  provides: Caller,
   security: { bearer: HttpApiSecurity.bearer }
 }) {}
 
 /** Operations that accept an audit token in place of an API key (SPEC.md Authentication 2). */
 const auditTokenOperations = new Set(["wafDetection"])
 
-export type BearerFailure = Unauthorized | QuotaExceeded | PlanForbidden
-
-/** What an operation that is not an HttpApi endpoint (raw routes such as MCP) states about itself. */
-export interface BearerOptions {
-  /** Used when the route table gave the request no plan label. */
-  readonly plan?: Plan
-  readonly operation?: string
-}
+export type BearerFailure = Unauthorized | QuotaExceeded | PlanForbidden | NotFound
 
 /**
- * The bearer check every /v1 operation runs: key (or audit token) → 401, quota → 429 (the
- * request is not counted), plan → 403. Fills the request's RequestMeta. Shared by the HttpApi
- * `Auth` middleware, the raw routes (which HttpApi middleware does not reach) and the fast path,
- * so all three see one memo of key lookups.
+ * The bearer check every /v1 operation runs, for the route the router matched: key (or audit
+ * token) → 401, quota → 429 (nothing is counted), plan → 403. `units`: how many requests this
+ * one counts as (MCP: one per tools/call). Shared by the HttpApi `Auth` middleware and the raw
+ * routes (which HttpApi middleware does not reach), so both see one memo of key lookups.
  */
 export class Bearer extends Effect.Service<Bearer>()("domain-intel/Bearer", {
   effect: Effect.gen(function*() {
     const keys = yield* Keys
     const quota = yield* Quota
+    const operations = yield* Operations
     // Key lookups are memoised briefly so a busy client costs one indexed read per 30 s.
     const byKey = memo(30_000, 10_000, (token: string) => keys.authenticate(token).pipe(Effect.orDie))
     const byAuditToken = memo(30_000, 10_000, (token: string) => keys.auditTokenOrg(token).pipe(Effect.orDie))
 
-    const check = (rawToken: string, options: BearerOptions = {}): Effect.Effect<Organization, BearerFailure> =>
-      Effect.gen(function*() {
-        const token = rawToken.trim()
-        const meta = yield* requestMeta
-        const operation = meta?.operation && meta.operation !== "unknown" ? meta.operation : options.operation ?? "unknown"
-        const plan = meta?.plan ?? options.plan
-        if (token.length === 0) {
-          return yield* new Unauthorized({ message: "missing API key: send Authorization: Bearer <key>" })
+    const lookup = (token: string, operation: string): Effect.Effect<Option.Option<CallerShape>> =>
+      Effect.flatMap(byKey.get(token), (key: Option.Option<AuthenticatedKey>) => {
+        if (Option.isSome(key)) {
+          return Effect.succeed(Option.some({ org: key.value.org, plan: key.value.org.plan, keyId: key.value.keyId, auditToken: null }))
         }
-        let org = yield* byKey.get(token)
-        if (Option.isNone(org) && auditTokenOperations.has(operation) && token.startsWith("dia_")) {
-          org = yield* byAuditToken.get(token)
-          if (Option.isSome(org) && meta) meta.auditToken = token
-        }
-        if (Option.isNone(org)) return yield* new Unauthorized({ message: "unknown or malformed API key" })
-        if (meta) meta.org = org.value
-
-        const decision = yield* quota.consume(org.value)
-        if (decision._tag === "Exceeded") {
-          return yield* new QuotaExceeded({
-            message: `monthly quota of ${decision.limit} requests for the ${org.value.plan} plan is used up`,
-            retryAfterSeconds: decision.retryAfterSeconds
-          })
-        }
-        if (meta) meta.quota = { limit: decision.limit, remaining: decision.remaining }
-
-        if (plan && !planAllows(org.value.plan, plan)) {
-          return yield* new PlanForbidden({
-            message: `${operation} needs the ${plan} plan or above; this key's organization is on ${org.value.plan}`
-          })
-        }
-        return org.value
+        if (!auditTokenOperations.has(operation) || !token.startsWith("dia_")) return Effect.succeed(Option.none())
+        return Effect.map(byAuditToken.get(token), Option.map((org: Organization) => ({ org, plan: org.plan, keyId: null, auditToken: token })))
       })
 
-    /**
-     * The organization of an API key whose lookup is memoised and fresh, without I/O; undefined
-     * when `check` has to decide (unknown key, expired memo, audit token).
-     */
-    const peekKey = (rawToken: string, now: number): Organization | undefined => {
-      const hit = byKey.peek(rawToken.trim(), now)
-      return hit !== undefined && Option.isSome(hit) ? hit.value : undefined
-    }
+    const check = (rawToken: string, units = 1): Effect.Effect<CallerShape, BearerFailure> =>
+      Effect.withFiberRuntime((fiber) => {
+        const facts = factsIn(fiber.currentContext)
+        const op = attributeIn(operations, fiber.currentContext)
+        // Fail closed: a route that declares no plan is not an operation a key may reach.
+        if (op?.plan === undefined) return Effect.fail(new NotFound({ message: "no such operation" }))
+        const plan = op.plan
+        const token = rawToken.trim()
+        if (token.length === 0) {
+          return Effect.fail(new Unauthorized({ message: "missing API key: send Authorization: Bearer <key>" }))
+        }
+        return Effect.flatMap(lookup(token, op.operation), (found): Effect.Effect<CallerShape, BearerFailure> => {
+          if (Option.isNone(found)) return Effect.fail(new Unauthorized({ message: "unknown or malformed API key" }))
+          const caller = found.value
+          if (facts !== undefined) facts.caller = caller
+          return Effect.flatMap(quota.consume(caller.org, units), (decision): Effect.Effect<CallerShape, BearerFailure> => {
+            if (decision._tag === "Exceeded") {
+              if (facts !== undefined) {
+                facts.quota = { limit: decision.limit, remaining: 0, resetAt: decision.resetAt, retryAfterSeconds: decision.retryAfterSeconds }
+              }
+              return Effect.fail(new QuotaExceeded({
+                message: `monthly quota of ${decision.limit} requests for the ${caller.plan} plan is used up`,
+                retryAfterSeconds: decision.retryAfterSeconds
+              }))
+            }
+            if (facts !== undefined) facts.quota = { limit: decision.limit, remaining: decision.remaining, resetAt: decision.resetAt }
+            if (!planAllows(caller.plan, plan)) {
+              return Effect.fail(new PlanForbidden({
+                message: `${op.operation} needs the ${plan} plan or above; this key's organization is on ${caller.plan}`
+              }))
+            }
+            return Effect.succeed(caller)
+          })
+        })
+      })
 
-    return { check, peekKey } as const
+    return { check } as const
   })
 }) {}
 
@@ -104,10 +106,6 @@ export class Bearer extends Effect.Service<Bearer>()("domain-intel/Bearer", {
  */
 const memo = <K, V>(ttlMs: number, capacity: number, lookup: (key: K) => Effect.Effect<V>) => {
   const entries = new Map<K, { readonly value: V; readonly expires: number }>()
-  const peek = (key: K, now: number): V | undefined => {
-    const hit = entries.get(key)
-    return hit !== undefined && hit.expires > now ? hit.value : undefined
-  }
   const get = (key: K): Effect.Effect<V> =>
     Effect.flatMap(Clock.currentTimeMillis, (now) => {
       const hit = entries.get(key)
@@ -119,7 +117,7 @@ const memo = <K, V>(ttlMs: number, capacity: number, lookup: (key: K) => Effect.
           entries.set(key, { value, expires: now + ttlMs })
         }))
     })
-  return { get, peek }
+  return { get }
 }
 
 /** The bearer token of an Authorization header value ("" when absent or not Bearer). */

@@ -29,6 +29,12 @@ const matches = (secret: string, storedHex: string): boolean => {
   return stored.length === given.length && timingSafeEqual(stored, given)
 }
 
+export interface AuthenticatedKey {
+  readonly org: Organization
+  /** The key's public id (`di_<id>_<secret>`). */
+  readonly keyId: string
+}
+
 export class Keys extends Effect.Service<Keys>()("domain-intel/Keys", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -82,17 +88,17 @@ export class Keys extends Effect.Service<Keys>()("domain-intel/Keys", {
       return { org: org.value, token: `dia_${id}_${secret}` }
     })
 
-    /** The organization an API key belongs to, if the key is genuine and not revoked. */
+    /** The organization an API key belongs to (and the key's public id), if the key is genuine and not revoked. */
     const authenticate = Effect.fn("Keys.authenticate")(function*(token: string) {
       const cred = parseCredential("di", token)
-      if (Option.isNone(cred)) return Option.none<Organization>()
+      if (Option.isNone(cred)) return Option.none<AuthenticatedKey>()
       const rows = yield* sql<Organization & { secretHash: string }>`
         SELECT o.id, o.name, o.plan, k.secret_hash AS "secretHash"
         FROM api_keys k JOIN organizations o ON o.id = k.org_id
         WHERE k.id = ${cred.value.id} AND k.revoked_at IS NULL`
       const row = rows[0]
-      if (!row || !matches(cred.value.secret, row.secretHash)) return Option.none<Organization>()
-      return Option.some<Organization>({ id: row.id, name: row.name, plan: row.plan })
+      if (!row || !matches(cred.value.secret, row.secretHash)) return Option.none<AuthenticatedKey>()
+      return Option.some<AuthenticatedKey>({ org: { id: row.id, name: row.name, plan: row.plan }, keyId: cred.value.id })
     })
 
     /** Whether `token` is an audit token issued for `domain` (or a parent of it). */

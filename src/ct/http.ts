@@ -4,7 +4,7 @@ import { Api } from "../Api"
 import { AppConfig } from "../Config"
 import { normalizeDomain } from "../dns/domainParam"
 import { InvalidRequest } from "../domain/errors"
-import { setCacheOutcome } from "../http/RequestMeta"
+import { setCacheOutcome } from "../http/RequestFacts"
 import { page } from "./analyze"
 import { CtAggregator } from "./CtAggregator"
 

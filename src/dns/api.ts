@@ -1,8 +1,8 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import { Auth } from "../auth/Auth"
-import { QuotaExceededWire, UpstreamUnavailableWire } from "../domain/errors"
-import { PlanLabel } from "../http/RouteTable"
+import { RateLimitedWire, UpstreamUnavailableWire } from "../domain/errors"
+import { PlanLabel } from "../http/Operation"
 
 const Severity = Schema.Literal("critical", "high", "medium", "low", "info")
 const N = Schema.NullOr
@@ -87,7 +87,7 @@ export class DnsApi extends HttpApiGroup.make("dns")
       .setUrlParams(ZoneHygieneParams)
       .addSuccess(ZoneHygieneReport)
       .addError(UpstreamUnavailableWire)
-      .addError(QuotaExceededWire)
+      .addError(RateLimitedWire)
       .annotate(PlanLabel, "developer")
   )
   .middleware(Auth)

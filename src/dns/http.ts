@@ -1,8 +1,9 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "../Api"
-import { CurrentOrg } from "../auth/Auth"
+import { Caller } from "../auth/Caller"
 import { InvalidRequest } from "../domain/errors"
+import { reportFacts } from "../http/RequestFacts"
 import { normalizeDomain } from "./domainParam"
 import { ZoneHygiene } from "./zone/ZoneHygiene"
 
@@ -12,8 +13,12 @@ export const DnsLive = HttpApiBuilder.group(Api, "dns", (handlers) =>
       const domain = normalizeDomain(urlParams.domain)
       if (domain instanceof InvalidRequest) return yield* domain
       const zh = yield* ZoneHygiene
-      const org = yield* CurrentOrg
-      return yield* zh.audit(domain, org.id)
+      const caller = yield* Caller
+      return yield* zh.audit(domain, caller.org.id).pipe(
+        Effect.tapError((e) =>
+          e._tag === "RateLimited" ? reportFacts((facts) => { facts.retryAfterSeconds = e.retryAfterSeconds }) : Effect.void
+        )
+      )
     })
   )
 )

@@ -31,9 +31,17 @@ export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", fields)
   readonly status = 404
   readonly code = "not_found"
 }
+export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()("MethodNotAllowed", fields) {
+  readonly status = 405
+  readonly code = "method_not_allowed"
+}
 export class AlertAlreadyResolved extends Schema.TaggedError<AlertAlreadyResolved>()("AlertAlreadyResolved", fields) {
   readonly status = 409
   readonly code = "alert_already_resolved"
+}
+export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()("PayloadTooLarge", fields) {
+  readonly status = 413
+  readonly code = "payload_too_large"
 }
 export class QuotaExceeded extends Schema.TaggedError<QuotaExceeded>()("QuotaExceeded", {
   ...fields,
@@ -42,9 +50,22 @@ export class QuotaExceeded extends Schema.TaggedError<QuotaExceeded>()("QuotaExc
   readonly status = 429
   readonly code = "quota_exceeded"
 }
+/** 429 for load, not quota: too many concurrent runs of a costly operation (Zone Hygiene). */
+export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
+  ...fields,
+  retryAfterSeconds: Schema.Number
+}) {
+  readonly status = 429
+  readonly code = "rate_limited"
+}
 export class UpstreamUnavailable extends Schema.TaggedError<UpstreamUnavailable>()("UpstreamUnavailable", fields) {
   readonly status = 502
   readonly code = "upstream_unavailable"
+}
+/** Readiness: the service cannot serve (its database is unusable). */
+export class NotReady extends Schema.TaggedError<NotReady>()("NotReady", fields) {
+  readonly status = 503
+  readonly code = "not_ready"
 }
 export class InternalError extends Schema.TaggedError<InternalError>()("InternalError", fields) {
   readonly status = 500
@@ -57,9 +78,13 @@ export type ApiError =
   | Unauthorized
   | PlanForbidden
   | NotFound
+  | MethodNotAllowed
   | AlertAlreadyResolved
+  | PayloadTooLarge
   | QuotaExceeded
+  | RateLimited
   | UpstreamUnavailable
+  | NotReady
   | InternalError
 
 export const isApiError = (u: unknown): u is ApiError =>
@@ -93,15 +118,53 @@ export const TargetForbiddenWire = wire(TargetForbidden, "target_forbidden", 400
 export const UnauthorizedWire = wire(Unauthorized, "unauthorized", 401)
 export const PlanForbiddenWire = wire(PlanForbidden, "plan_forbidden", 403)
 export const NotFoundWire = wire(NotFound, "not_found", 404)
+export const MethodNotAllowedWire = wire(MethodNotAllowed, "method_not_allowed", 405)
+export const PayloadTooLargeWire = wire(PayloadTooLarge, "payload_too_large", 413)
 export const AlertAlreadyResolvedWire = wire(AlertAlreadyResolved, "alert_already_resolved", 409)
-export const QuotaExceededWire = wire(QuotaExceeded as any, "quota_exceeded", 429) as unknown as Schema.Schema<
-  QuotaExceeded,
-  { readonly error: { readonly code: "quota_exceeded"; readonly message: string; readonly details?: unknown } }
->
+/** 429: the wait travels as `details.retry_after_seconds` (and the Retry-After header). */
+export const QuotaExceededWire = Schema.transform(
+  Schema.Struct({
+    error: Schema.Struct({
+      code: Schema.Literal("quota_exceeded"),
+      message: Schema.String,
+      details: Schema.Struct({ retry_after_seconds: Schema.Number })
+    })
+  }),
+  Schema.typeSchema(QuotaExceeded),
+  {
+    strict: false,
+    decode: (e) => new QuotaExceeded({ message: e.error.message, retryAfterSeconds: e.error.details.retry_after_seconds }),
+    encode: (err: QuotaExceeded) => ({
+      error: { code: "quota_exceeded" as const, message: err.message, details: { retry_after_seconds: err.retryAfterSeconds } }
+    })
+  }
+).annotations(HttpApiSchema.annotations({ status: 429 }))
+export const RateLimitedWire = Schema.transform(
+  Schema.Struct({
+    error: Schema.Struct({
+      code: Schema.Literal("rate_limited"),
+      message: Schema.String,
+      details: Schema.Struct({ retry_after_seconds: Schema.Number })
+    })
+  }),
+  Schema.typeSchema(RateLimited),
+  {
+    strict: false,
+    decode: (e) => new RateLimited({ message: e.error.message, retryAfterSeconds: e.error.details.retry_after_seconds }),
+    encode: (err: RateLimited) => ({
+      error: { code: "rate_limited" as const, message: err.message, details: { retry_after_seconds: err.retryAfterSeconds } }
+    })
+  }
+).annotations(HttpApiSchema.annotations({ status: 429 }))
 export const UpstreamUnavailableWire = wire(UpstreamUnavailable, "upstream_unavailable", 502)
+export const NotReadyWire = wire(NotReady, "not_ready", 503)
 export const InternalErrorWire = wire(InternalError, "internal_error", 500)
 
-/** The JSON body of an error, as the middleware writes it for errors raised outside handlers. */
+/**
+ * The JSON body of an error, as the pipeline writes it for answers it gives outside the HttpApi
+ * (unknown routes, wrong methods, oversized bodies, deadlines, defects). The same envelope as
+ * `Envelope`/the wire schemas above, which encode every error an endpoint declares.
+ */
 export const errorBody = (code: string, message: string, details?: unknown) => ({
   error: details === undefined ? { code, message } : { code, message, details }
 })

@@ -2,7 +2,7 @@ import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import { Auth } from "../auth/Auth"
 import { TargetForbiddenWire, UpstreamUnavailableWire } from "../domain/errors"
-import { PlanLabel } from "../http/RouteTable"
+import { PlanLabel } from "../http/Operation"
 
 const N = <S extends Schema.Schema.Any>(s: S) => Schema.NullOr(s)
 const DateType = Schema.Literal("published", "modified", "created")

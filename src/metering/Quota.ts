@@ -10,8 +10,8 @@
  * and held units are given back when an organization goes idle and at shutdown. A killed
  * instance loses at most its held blocks (counted, never served): never more than the quota.
  *
- * Counters live in a plain Map so the fast path (src/http/FastPath.ts) can check and take a
- * held unit synchronously (`hasRoom`/`take`); `consume` is the same decision, reserving on a miss.
+ * Public interface: `consume(org, units = 1)` (check and count in one step; an MCP request
+ * counts one unit per tools/call) and `used(org)`. A request served from held units costs no I/O.
  */
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Runtime } from "effect"
@@ -201,23 +201,6 @@ export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
         })).pipe(Effect.orDie)
       })
 
-    /**
-     * Synchronous form for the fast path: true when this instance holds a unit of the
-     * organization's month, so that `take` right after will allow the request. False means
-     * "use `consume`".
-     */
-    const hasRoom = (org: Organization, now: number): boolean => {
-      const c = counters.get(`${org.id}|${monthOf(now)}`)
-      return c !== undefined && c.held > 0
-    }
-
-    /** Counts one request whose room `hasRoom` confirmed in the same synchronous step. */
-    const take = (org: Organization, now: number): { readonly limit: number; readonly remaining: number } => {
-      const c = counters.get(`${org.id}|${monthOf(now)}`)
-      if (c === undefined || c.held < 1) throw new Error("Quota.take without room")
-      return takeHeld(c, monthlyQuota[org.plan], 1, now)
-    }
-
     /** Counted so far this month, by every instance (for the usage report and alert metrics). */
     const used = (org: Organization) =>
       Effect.gen(function*() {
@@ -248,6 +231,6 @@ export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
       Effect.forEach(counters.values(), (c) => release(c), { discard: true }).pipe(Effect.ignore)
     )
 
-    return { consume, hasRoom, take, used } as const
+    return { consume, used } as const
   })
 }) {}

@@ -6,20 +6,10 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Duration, Effect, Runtime, Schedule } from "effect"
+import type { RequestRecord } from "./RequestRecord"
 import { writeBatch } from "./writeBatch"
 
-export interface RequestRecord {
-  readonly orgId: string
-  readonly operation: string
-  readonly category: string
-  readonly method: string
-  readonly path: string
-  readonly status: number
-  readonly latencyMs: number
-  readonly cache: string | null
-  /** epoch milliseconds */
-  readonly ts: number
-}
+export type { RequestRecord } from "./RequestRecord"
 
 const flushIntervalMs = 200
 const softLimit = 2_000
@@ -29,16 +19,34 @@ export class RequestLog extends Effect.Service<RequestLog>()("domain-intel/Reque
     const sql = yield* SqlClient.SqlClient
     let buffer: Array<RequestRecord> = []
     let written = 0
+    // Records appended so far, and how many of them are known written: a flush asked for after
+    // another one already wrote its records returns at once (group commit for the reports, which
+    // flush before every read).
+    let appended = 0
+    let committed = 0
+    // The batch being written, and how many batches were written: `unwritten` below.
+    let inFlight: ReadonlyArray<RequestRecord> = []
+    let version = 0
 
     const flush = Effect.suspend(() => {
       if (buffer.length === 0) return Effect.void
       const batch = buffer
+      const through = appended
       buffer = []
+      inFlight = batch
       return writeBatch(sql, batch).pipe(
-        Effect.tap(() => Effect.sync(() => { written += batch.length })),
+        Effect.tap(() => Effect.sync(() => {
+          written += batch.length
+          committed = Math.max(committed, through)
+          inFlight = []
+          version++
+        })),
         Effect.catchAllCause((cause) =>
           // Keep the records for the next attempt rather than lose them.
-          Effect.sync(() => { buffer = batch.concat(buffer) }).pipe(
+          Effect.sync(() => {
+            buffer = batch.concat(buffer)
+            inFlight = []
+          }).pipe(
             Effect.zipRight(Effect.logError("request log flush failed", cause))
           )
         )
@@ -47,6 +55,12 @@ export class RequestLog extends Effect.Service<RequestLog>()("domain-intel/Reque
     // One flush at a time: the periodic one, an early one on a full buffer, the final one.
     const lock = yield* Effect.makeSemaphore(1)
     const flushLocked = lock.withPermits(1)(flush)
+    /** Everything appended before this call is written when it returns (or the write failed, logged). */
+    const flushAppended = Effect.suspend(() => {
+      const target = appended
+      if (target <= committed) return Effect.void
+      return lock.withPermits(1)(Effect.suspend(() => (target <= committed ? Effect.void : flush)))
+    })
 
     yield* flushLocked.pipe(
       Effect.repeat(Schedule.spaced(Duration.millis(flushIntervalMs))),
@@ -60,6 +74,7 @@ export class RequestLog extends Effect.Service<RequestLog>()("domain-intel/Reque
     /** Appends without an Effect around it (the fast path); a full buffer starts one flush. */
     const unsafeRecord = (entry: RequestRecord): void => {
       buffer.push(entry)
+      appended++
       if (buffer.length >= softLimit && !earlyFlushQueued) {
         earlyFlushQueued = true
         // Scheduled, not run inline: the write must not sit in the response of this request.
@@ -71,8 +86,22 @@ export class RequestLog extends Effect.Service<RequestLog>()("domain-intel/Reque
     return {
       record,
       unsafeRecord,
-      /** Write everything buffered now (tests, reports that must see the latest requests). */
-      flush: flushLocked,
+      /**
+       * Write everything recorded before this call (tests, reports that must see the latest
+       * requests); concurrent callers share the writes already under way.
+       */
+      flush: flushAppended,
+      /**
+       * The organization's records not yet written (buffered or being written), with the count
+       * of written batches: a reader that sees the same count after reading the store has read
+       * the store and these records without overlap or gap (no batch committed in between).
+       */
+      unwritten: (orgId: string): { readonly records: ReadonlyArray<RequestRecord>; readonly version: number } => ({
+        records: [...inFlight, ...buffer].filter((r) => r.orgId === orgId),
+        version
+      }),
+      /** Count of batches written so far (see `unwritten`). */
+      version: (): number => version,
       stats: Effect.sync(() => ({ buffered: buffer.length, written }))
     } as const
   })

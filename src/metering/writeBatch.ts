@@ -1,8 +1,8 @@
 import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { writeRollups } from "../analytics/rollup"
 import { placeholders } from "../store/Sql"
-import type { RequestRecord } from "./RequestLog"
+import type { RequestRecord } from "./RequestRecord"
+import { writeRollups } from "./writeRollups"
 
 const columns = "org_id, operation, category, method, path, status, latency_ms, cache, ts"
 const rowPlaceholders = "(?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -28,7 +28,7 @@ const insertRows = (sql: SqlClient.SqlClient, rows: ReadonlyArray<RequestRecord>
 
 /**
  * Writes one batch of request records in a single transaction: the raw rows first (which takes
- * SQLite's write lock), then the analytics rollups (src/analytics/rollup.ts), so the log and
+ * SQLite's write lock), then the analytics rollups (src/metering/writeRollups.ts), so the log and
  * its rollups never disagree. The monthly quota count is not written here: the quota decision
  * keeps it (src/metering/Quota.ts), one writer of the count.
  */

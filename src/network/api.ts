@@ -2,7 +2,7 @@ import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import { Auth } from "../auth/Auth"
 import { TargetForbiddenWire } from "../domain/errors"
-import { PlanLabel } from "../http/RouteTable"
+import { OperationDeadline, PlanLabel } from "../http/Operation"
 
 const IntFromString = (min: number, max: number) =>
   Schema.NumberFromString.pipe(Schema.int(), Schema.between(min, max))
@@ -75,6 +75,17 @@ export const HttpCheckReport = Schema.Struct({
 })
 export type HttpCheckReport = typeof HttpCheckReport.Type
 
+/** The whole check (redirects included) ends within `timeout`; the answer comes at most this later. */
+export const HTTP_CHECK_MARGIN_MS = 2000
+export const HTTP_CHECK_MAX_TIMEOUT_MS = 30000
+
+/** http-check's deadline: its own `timeout` (default 10000) + the margin. */
+const httpCheckDeadline = (query: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>) => {
+  const t = Number(query.timeout)
+  const timeout = Number.isInteger(t) && t >= 1000 && t <= HTTP_CHECK_MAX_TIMEOUT_MS ? t : 10000
+  return timeout + HTTP_CHECK_MARGIN_MS
+}
+
 export class NetworkApi extends HttpApiGroup.make("network")
   .add(
     HttpApiEndpoint.get("httpCheck", "/v1/network/http-check")
@@ -82,6 +93,7 @@ export class NetworkApi extends HttpApiGroup.make("network")
       .addSuccess(HttpCheckReport)
       .addError(TargetForbiddenWire)
       .annotate(PlanLabel, "free")
+      .annotate(OperationDeadline, httpCheckDeadline)
   )
   .middleware(Auth)
 {}

@@ -2,7 +2,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { Api } from "../Api"
-import { NotReady } from "./api"
+import { NotReady } from "../domain/errors"
 
 export const SystemLive = HttpApiBuilder.group(Api, "system", (handlers) =>
   Effect.gen(function*() {
@@ -10,12 +10,16 @@ export const SystemLive = HttpApiBuilder.group(Api, "system", (handlers) =>
     return handlers
       .handle("healthz", () => Effect.succeed({ status: "ok" as const }))
       .handle("readyz", () =>
-        sql`SELECT 1 AS one`.pipe(
-          // A database that does not answer in time is as unavailable as one that refuses; a
-          // lost PostgreSQL connection surfaces as a defect of the driver, so every cause counts.
-          Effect.timeoutFail({ duration: "3 seconds", onTimeout: () => new NotReady({ message: "database unavailable" }) }),
+        // A real read and a write statement (that changes nothing): `SELECT 1` succeeds on an
+        // open handle whatever became of the file, and the service must be able to write its
+        // request log. A database that does not answer within 2 s (locked, stalled) is not ready.
+        Effect.zipRight(
+          sql`SELECT COUNT(*) AS n FROM organizations`,
+          sql`UPDATE quota_usage SET used = used WHERE 1 = 0`
+        ).pipe(
+          Effect.timeoutFail({ duration: "2 seconds", onTimeout: () => new NotReady({ message: "database unavailable" }) }),
           Effect.as({ status: "ready" as const, database: "ok" as const }),
-          Effect.catchAllCause(() => Effect.fail(new NotReady({ message: "database unavailable" })))
+          Effect.catchAllCause(() => new NotReady({ message: "database unavailable" }))
         ))
   })
 )

@@ -9,7 +9,7 @@ import { Keys } from "../auth/Keys"
 import { DnsResolver } from "../dns/DnsResolver"
 import type { InvalidRequest, TargetForbidden } from "../domain/errors"
 import { decodeHtml } from "../freshness/decode"
-import { setCacheOutcome } from "../http/RequestMeta"
+import { setCacheOutcome } from "../http/RequestFacts"
 import { fetchPage, pageTarget } from "../page/target"
 import { HttpProbe, round, type ProbeOutcome } from "../probe/HttpProbe"
 import {

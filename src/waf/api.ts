@@ -3,7 +3,7 @@ import { Schema } from "effect"
 import { Auth } from "../auth/Auth"
 import { TargetForbiddenWire } from "../domain/errors"
 import { DomainParam } from "../freshness/api"
-import { PlanLabel } from "../http/RouteTable"
+import { PlanLabel } from "../http/Operation"
 
 const N = <S extends Schema.Schema.Any>(s: S) => Schema.NullOr(s)
 

@@ -18,6 +18,8 @@ const DirectRequestLog = Layer.effect(
       record: (r: RequestRecord) => Effect.orDie(writeBatch(sql, [r])),
       unsafeRecord: (r: RequestRecord) => Effect.runSync(Effect.orDie(writeBatch(sql, [r]))),
       flush: Effect.void,
+      unwritten: () => ({ records: [], version: 0 }),
+      version: () => 0,
       stats: Effect.succeed({ buffered: 0, written: 0 })
     }))
 )

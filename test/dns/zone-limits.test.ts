@@ -104,6 +104,8 @@ describe("Zone Hygiene outbound limits", () => {
     const other = await audit("other.amp.test", key)
     expect(other.res.status).toBe(429)
     expect(other.res.headers.get("retry-after")).toBe("1")
+    expect(other.body.error.code).toBe("rate_limited")
+    expect(other.body.error.details.retry_after_seconds).toBe(1)
     expect(other.body.error.message).toContain("zone audits")
     // Another organization is not held up.
     const { key: key2 } = await svc.newKey("developer")

@@ -13,7 +13,7 @@ import { Clock, Context, Duration, Effect, Layer } from "effect"
 import { AppConfig, type ResolverAddress } from "../../Config"
 import { CtAggregator } from "../../ct/CtAggregator"
 import { DnssecValidator } from "../../dnssec/DnssecValidator"
-import { QuotaExceeded, UpstreamUnavailable } from "../../domain/errors"
+import { RateLimited, UpstreamUnavailable } from "../../domain/errors"
 import { classifyAddress } from "../../probe/guard"
 import { axfr } from "../axfr"
 import { DnsFailure, DnsResolver, type DnsError } from "../DnsResolver"
@@ -39,7 +39,7 @@ export type TimedReport = ZoneHygieneReport & { readonly timings_ms: Readonly<Re
 
 export interface ZoneHygieneShape {
   /** One audit for `orgId`; a cached or in-flight report of the zone is shared. */
-  readonly audit: (domain: string, orgId?: string) => Effect.Effect<TimedReport, UpstreamUnavailable | QuotaExceeded>
+  readonly audit: (domain: string, orgId?: string) => Effect.Effect<TimedReport, UpstreamUnavailable | RateLimited>
 }
 
 interface Target {
@@ -280,13 +280,17 @@ export const makeZoneHygiene = Effect.gen(function*() {
     return { ...report, limitations: [...report.limitations, ...capped], timings_ms: timings } as TimedReport
   })
 
-  const reports = makeSharedCache<TimedReport, UpstreamUnavailable | QuotaExceeded>({ ttlMs: config.zoneAuditCacheTtlS * 1000, capacity: 1000 })
+  const reports = makeSharedCache<TimedReport, UpstreamUnavailable | RateLimited>({ ttlMs: config.zoneAuditCacheTtlS * 1000, capacity: 1000 })
 
-  /** A zone cached or being audited is shared; only a new audit takes the caller's slot. */
+  /**
+   * A cached zone is answered at once; otherwise the caller holds one of its organization's
+   * audit slots while it runs or joins the zone's audit (so an organization's 429 is about its
+   * own load, never shared with another that joins), and the audit itself holds an instance slot.
+   */
   const audit = (domainIn: string, orgId = "-") =>
     Effect.gen(function*() {
       const zone = norm(domainIn)
-      const r = yield* reports.get(zone, slots.withSlot(orgId, runAudit(zone)))
+      const r = yield* reports.get(zone, slots.withInstanceSlot(runAudit(zone)), (wait) => slots.withOrgSlot(orgId, wait))
       if (!r.cached) return r.value
       const age = Math.round(((yield* Clock.currentTimeMillis) - r.at) / 1000)
       return {

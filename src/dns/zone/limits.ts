@@ -5,11 +5,11 @@
  * - `makeDestinationLimiter`: a token bucket per destination address shared by every audit of
  *   the instance; a query that would wait longer than `maxWaitMs` fails instead.
  * - `makeAuditSlots`: concurrent audits per organization and overall; a caller waits up to
- *   `queueMs` for a slot, then gets 429 (QuotaExceeded with Retry-After).
+ *   `queueMs` for a slot, then gets 429 (RateLimited with Retry-After).
  * Every wait is an Effect sleep or timeout, so TestClock drives it.
  */
 import { Clock, Data, Duration, Effect } from "effect"
-import { QuotaExceeded } from "../../domain/errors"
+import { RateLimited } from "../../domain/errors"
 import { makeSingleFlight } from "../../domain/singleFlight"
 
 /** Round robin over the nameservers' addresses, at most `max` in all. */
@@ -52,8 +52,10 @@ export const makeDestinationLimiter = (opts: { readonly perSecond: number; reado
 }
 
 export interface AuditSlots {
-  /** Runs `work` holding a slot of the organization and one of the instance. */
-  readonly withSlot: <A, E, R>(orgId: string, work: Effect.Effect<A, E, R>) => Effect.Effect<A, E | QuotaExceeded, R>
+  /** Runs `work` holding one of the organization's slots (a caller's own wait or audit). */
+  readonly withOrgSlot: <A, E, R>(orgId: string, work: Effect.Effect<A, E, R>) => Effect.Effect<A, E | RateLimited, R>
+  /** Runs `work` holding one of the instance's slots (an audit itself, shared by its joiners). */
+  readonly withInstanceSlot: <A, E, R>(work: Effect.Effect<A, E, R>) => Effect.Effect<A, E | RateLimited, R>
 }
 
 export const makeAuditSlots = (opts: { readonly overall: number; readonly perOrg: number; readonly queueMs: number }) =>
@@ -61,30 +63,31 @@ export const makeAuditSlots = (opts: { readonly overall: number; readonly perOrg
     const overall = yield* Effect.makeSemaphore(opts.overall)
     const orgs = new Map<string, Effect.Semaphore>()
     const busy = (what: string) =>
-      new QuotaExceeded({
+      new RateLimited({
         message: `too many zone audits running ${what}; retry in a few seconds (cached zones are answered at once)`,
         retryAfterSeconds: Math.max(1, Math.ceil(opts.queueMs / 1000))
       })
     const orgSemaphore = (orgId: string) =>
-      Effect.gen(function*() {
+      Effect.sync(() => {
         const existing = orgs.get(orgId)
         if (existing) return existing
-        const s = yield* Effect.makeSemaphore(opts.perOrg)
+        const s = Effect.unsafeMakeSemaphore(opts.perOrg)
         orgs.set(orgId, s)
         return s
       })
-    const withSlot = <A, E, R>(orgId: string, work: Effect.Effect<A, E, R>) =>
-      Effect.gen(function*() {
-        const org = yield* orgSemaphore(orgId)
-        const acquire = (s: Effect.Semaphore, what: string) =>
-          s.take(1).pipe(Effect.timeoutFail({ duration: Duration.millis(opts.queueMs), onTimeout: () => busy(what) }))
-        return yield* Effect.acquireUseRelease(
-          acquire(org, "for this organization"),
-          () => Effect.acquireUseRelease(acquire(overall, "on this instance"), () => work, () => overall.release(1)),
-          () => org.release(1)
+    // The wait for a permit stays interruptible (so the timeout can end it: inside
+    // acquireUseRelease's acquire it could not, and a full semaphore would hang the caller).
+    const holding = <A, E, R>(s: Effect.Semaphore, what: string, work: Effect.Effect<A, E, R>) =>
+      Effect.uninterruptibleMask((restore) =>
+        restore(s.take(1)).pipe(
+          Effect.timeoutFail({ duration: Duration.millis(opts.queueMs), onTimeout: () => busy(what) }),
+          Effect.zipRight(restore(work).pipe(Effect.ensuring(s.release(1))))
         )
-      })
-    return { withSlot } satisfies AuditSlots
+      )
+    const withOrgSlot = <A, E, R>(orgId: string, work: Effect.Effect<A, E, R>) =>
+      Effect.flatMap(orgSemaphore(orgId), (org) => holding(org, "for this organization", work))
+    const withInstanceSlot = <A, E, R>(work: Effect.Effect<A, E, R>) => holding(overall, "on this instance", work)
+    return { withOrgSlot, withInstanceSlot } satisfies AuditSlots
   })
 
 export interface SharedCache<A, E> {
@@ -92,19 +95,30 @@ export interface SharedCache<A, E> {
    * The cached value of `key` when younger than the TTL, else the value being computed for it,
    * else `compute` run once for every concurrent caller. The computation runs in its own fiber:
    * a caller that goes away does not cancel it for the others. Failures are not cached.
+   * `gate` wraps each caller's own wait for a computation (not a cached answer): a limit it
+   * enforces (audit slots) is the caller's, so one organization's refusal is never shared
+   * with another that joins the same computation.
    */
-  readonly get: <R>(key: string, compute: Effect.Effect<A, E, R>) => Effect.Effect<{ readonly value: A; readonly at: number; readonly cached: boolean }, E, R>
+  readonly get: <R, E2 = never>(
+    key: string,
+    compute: Effect.Effect<A, E, R>,
+    gate?: <B>(wait: Effect.Effect<B, E, R>) => Effect.Effect<B, E | E2, R>
+  ) => Effect.Effect<{ readonly value: A; readonly at: number; readonly cached: boolean }, E | E2, R>
 }
 
 export const makeSharedCache = <A, E>(opts: { readonly ttlMs: number; readonly capacity: number }): SharedCache<A, E> => {
   const done = new Map<string, { readonly value: A; readonly at: number }>()
   const flights = makeSingleFlight<{ readonly value: A; readonly at: number }, E>()
-  const get = <R>(key: string, compute: Effect.Effect<A, E, R>) =>
+  const get = <R, E2 = never>(
+    key: string,
+    compute: Effect.Effect<A, E, R>,
+    gate: <B>(wait: Effect.Effect<B, E, R>) => Effect.Effect<B, E | E2, R> = (wait) => wait
+  ) =>
     Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
       const hit = done.get(key)
       if (hit && now - hit.at < opts.ttlMs) return { ...hit, cached: true }
-      const entry = yield* flights.run(key, compute.pipe(
+      const entry = yield* gate(flights.run(key, compute.pipe(
         Effect.map((value) => ({ value, at: now })),
         Effect.tap((entry) =>
           Effect.sync(() => {
@@ -113,7 +127,7 @@ export const makeSharedCache = <A, E>(opts: { readonly ttlMs: number; readonly c
             if (done.size > opts.capacity) done.delete(done.keys().next().value!)
           })
         )
-      ))
+      )))
       return { ...entry, cached: false }
     })
   return { get }

@@ -1,0 +1,71 @@
+/**
+ * The contract from the client side: an `HttpApiClient` derived from the very `Api` the server
+ * serves decodes the service's answers, errors included (a 404 on an unknown rule, a 429 with
+ * its `retryAfterSeconds`), and the 429's headers say when the quota resets.
+ */
+import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import { afterAll, beforeAll, describe, expect, test } from "bun:test"
+import { Effect } from "effect"
+import { Api } from "../../src/Api"
+import { NotFound, QuotaExceeded } from "../../src/domain/errors"
+import { monthStart, nextMonthStart } from "../../src/metering/Quota"
+import { startService, type TestService } from "../support/service"
+
+let svc: TestService
+
+beforeAll(async () => {
+  svc = await startService()
+})
+afterAll(() => svc?.stop())
+
+const clientFor = (key: string) =>
+  HttpApiClient.make(Api, {
+    baseUrl: svc.baseUrl,
+    transformClient: HttpClient.mapRequest(HttpClientRequest.bearerToken(key))
+  })
+
+const run = <A, E>(effect: Effect.Effect<A, E, HttpClient.HttpClient>) =>
+  Effect.runPromise(Effect.either(effect).pipe(Effect.provide(FetchHttpClient.layer)))
+
+/** The free plan's 1,000 requests of this month, used up. */
+const useUp = (orgId: string) =>
+  svc.sql("INSERT INTO quota_usage (org_id, month, used) VALUES (?, ?, 1000)", [orgId, monthStart(Date.now())])
+
+describe("derived HttpApiClient", () => {
+  test("a success decodes into the endpoint's schema", async () => {
+    const { key } = await svc.newKey("enterprise")
+    const result = await run(Effect.flatMap(clientFor(key), (c) => c.alerts.listAlertRules()))
+    expect(result._tag).toBe("Right")
+    if (result._tag === "Right") expect(result.right.rules).toEqual([])
+  })
+
+  test("404 decodes as NotFound", async () => {
+    const { key } = await svc.newKey("enterprise")
+    const result = await run(Effect.flatMap(clientFor(key), (c) => c.alerts.getAlertRule({ path: { id: "rule_missing" } })))
+    expect(result._tag).toBe("Left")
+    if (result._tag === "Left") {
+      expect(result.left).toBeInstanceOf(NotFound)
+      expect((result.left as NotFound).message.length).toBeGreaterThan(0)
+    }
+  })
+
+  test("429 decodes as QuotaExceeded with retryAfterSeconds; the headers agree", async () => {
+    const { key, orgId } = await svc.newKey("free")
+    await useUp(orgId)
+    const result = await run(Effect.flatMap(clientFor(key), (c) => c.analytics.usageSummary({ urlParams: {} })))
+    expect(result._tag).toBe("Left")
+    if (result._tag !== "Left") return
+    expect(result.left).toBeInstanceOf(QuotaExceeded)
+    const retryAfter = (result.left as QuotaExceeded).retryAfterSeconds
+    expect(retryAfter).toBeGreaterThan(0)
+
+    const raw = await svc.call("/v1/analytics/usage", { key })
+    expect(raw.status).toBe(429)
+    expect(raw.headers.get("x-ratelimit-limit")).toBe("1000")
+    expect(raw.headers.get("x-ratelimit-remaining")).toBe("0")
+    expect(Number(raw.headers.get("x-ratelimit-reset"))).toBe(Math.floor(nextMonthStart(Date.now()) / 1000))
+    const header = Number(raw.headers.get("retry-after"))
+    expect(Math.abs(header - retryAfter)).toBeLessThanOrEqual(5)
+    expect(((await raw.json()) as any).error.details.retry_after_seconds).toBe(header)
+  })
+})
