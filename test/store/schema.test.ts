@@ -60,7 +60,7 @@ for (const kind of kinds) {
         const created = await db.run(Effect.flatMap(Keys, (k) => k.bootstrap()))
         expect(Option.isSome(created)).toBe(true)
         const org = await db.run(Effect.flatMap(Keys, (k) => k.authenticate(Option.getOrThrow(created))))
-        expect(Option.getOrThrow(org)).toMatchObject({ name: "default", plan: "enterprise" })
+        expect(Option.getOrThrow(org).org).toMatchObject({ name: "default", plan: "enterprise" })
         expect(Option.isNone(await db.run(Effect.flatMap(Keys, (k) => k.bootstrap())))).toBe(true)
         const token = (await db.run(Effect.flatMap(Keys, (k) => k.issueAuditToken("default", "Example.test")))).token
         expect(await db.run(Effect.flatMap(Keys, (k) => k.verifyAuditToken(token, "www.example.test")))).toBe(true)
