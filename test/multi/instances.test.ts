@@ -47,6 +47,9 @@ describe("two instances on one PostgreSQL database", () => {
       return body.by_category.alerts === 300 ? body : undefined
     }, "the usage report to count all 300 requests")
     expect(total.quota.used).toBeGreaterThanOrEqual(300)
+    // (a report counts its own instance's records not yet written; the table catches up within 200 ms)
+    await until(() => (count("spread", "AND r.operation = 'listAlertRules'") === 300 ? true : undefined), "300 logged rows")
+    await Bun.sleep(500)
     expect(count("spread", "AND r.operation = 'listAlertRules'")).toBe(300)
   }, 60_000)
 
