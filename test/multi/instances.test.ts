@@ -56,7 +56,9 @@ describe("two instances on one PostgreSQL database", () => {
   test("a free organization driven through both gets exactly 1,000 requests, not one more", async () => {
     const key = createKey(url, "free-org", "free")
     const statuses = await spread(1_150, 24, (i) => both()[i % 2].call("/v1/analytics/usage", { key }).then((r) => r.status))
-    expect(statuses.filter((s) => s === 200).length).toBe(1_000)
+    // Every request past the quota gate counts, whatever it then answers (200 here; a deadline
+    // on a starved machine would answer 503 and still have counted).
+    expect(statuses.filter((s) => s !== 429).length).toBe(1_000)
     expect(statuses.filter((s) => s === 429).length).toBe(150)
     // and still refused afterwards, on both
     for (const x of both()) expect((await x.call("/v1/analytics/usage", { key })).status).toBe(429)
