@@ -10,6 +10,7 @@ import { Keys } from "./auth/Keys"
 import { AppConfig } from "./Config"
 import { Plan } from "./domain/plans"
 import { ServerLive, ServicesLive } from "./Http"
+import { mcpCommand } from "./mcp/command"
 import { SqlLive } from "./store/Sql"
 
 const version = "0.1.0"
@@ -77,7 +78,8 @@ const root = Command.make("domain-intel", {}, () => serveProgram).pipe(
     serve,
     Command.make("keys").pipe(Command.withSubcommands([keysCreate])),
     Command.make("audit-tokens").pipe(Command.withSubcommands([auditTokensCreate])),
-    migrate
+    migrate,
+    mcpCommand
   ])
 )
 

@@ -1,12 +1,16 @@
 /**
  * MCP batch benchmark: a batch of 10 tools/call against targets that each take 100 ms to answer,
- * next to a single call against the same target, in the same run.
+ * next to a single call against the same target, in the same run. Then the same ten calls from a
+ * client on 2025-06-18 (no batches there): the official SDK client issuing 10 concurrent single
+ * calls over streamable HTTP, next to one call.
  *
  *   bun bench/mcp/batch.ts [rounds=7]
  *
  * Targets are loopback only: an HTTP server that waits 100 ms before answering (security_headers)
  * and a DNS server that waits 100 ms before answering (dns_lookup).
  */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import * as dgram from "node:dgram"
 import * as packet from "dns-packet"
 import { startService } from "../../test/support/service"
@@ -80,6 +84,35 @@ for (const [name, make] of Object.entries(workloads)) {
   const b = median(batch)
   console.log(`${name.padEnd(17)} 1 call: ${s.toFixed(1)} ms   batch of 10: ${b.toFixed(1)} ms   (${(b / s).toFixed(2)}x one call; sequential would be ~${(10 * s).toFixed(0)} ms)`)
 }
+
+// A 2025-06-18 client: the SDK offers its newest version; the pin makes it offer 2025-06-18.
+const transport = new StreamableHTTPClientTransport(new URL(svc.baseUrl + "/v1/advanced/mcp"), {
+  requestInit: { headers: { Authorization: `Bearer ${key}` } }
+})
+const send = transport.send.bind(transport)
+transport.send = (m, o) => send((m as any).method === "initialize" ? { ...m, params: { ...(m as any).params, protocolVersion: "2025-06-18" } } as typeof m : m, o)
+const client = new Client({ name: "bench", version: "1.0.0" })
+await client.connect(transport)
+if (transport.protocolVersion !== "2025-06-18") throw new Error(`negotiated ${transport.protocolVersion}`)
+await client.listTools()
+const sdkCall = async (m: any) => {
+  const r = (await client.callTool(m.params)) as any
+  if (r.isError) throw new Error(`call failed: ${JSON.stringify(r).slice(0, 300)}`)
+}
+console.log(`\n2025-06-18 SDK client (no batches): 10 concurrent single calls (10 HTTP requests) next to one call`)
+for (const [name, make] of Object.entries(workloads)) {
+  await sdkCall(make(0))
+  const single: Array<number> = []
+  const concurrent: Array<number> = []
+  for (let r = 0; r < rounds; r++) {
+    single.push(await time(() => sdkCall(make(1))))
+    concurrent.push(await time(() => Promise.all(Array.from({ length: 10 }, (_, i) => sdkCall(make(i + 1))))))
+  }
+  const s = median(single)
+  const c = median(concurrent)
+  console.log(`${name.padEnd(17)} 1 call: ${s.toFixed(1)} ms   10 concurrent: ${c.toFixed(1)} ms   (${(c / s).toFixed(2)}x one call)`)
+}
+await client.close()
 
 await svc.stop()
 http.stop(true)

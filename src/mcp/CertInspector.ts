@@ -13,42 +13,15 @@ import { describeTlsError } from "../probe/wire"
 import { certFacts, chromeCompliant, type CertFacts } from "./certFacts"
 import { CtHistory, type CtHistoryEntry } from "./CtHistory"
 import { ToolFailure } from "./errors"
+import { CertReport as CertReportSchema } from "./schemas"
 import { Outbound } from "./Outbound"
 
 const HANDSHAKE_TIMEOUT_MS = 10_000
 const CT_TIMEOUT = Duration.seconds(8)
 
-export interface ChainEntry {
-  readonly subject: string
-  readonly issuer: string
-  readonly not_after: string
-}
-
-export interface CertReport {
-  readonly domain: string
-  readonly port: number
-  readonly address: string
-  readonly valid: boolean
-  readonly chain_valid: boolean
-  readonly chain_error: string | null
-  readonly hostname_match: boolean
-  readonly hostname_error: string | null
-  readonly expired: boolean
-  readonly not_yet_valid: boolean
-  readonly days_left: number
-  readonly certificate: CertFacts
-  readonly chain: ReadonlyArray<ChainEntry>
-  readonly protocol: string | null
-  readonly cipher: string | null
-  readonly embedded_sct: { readonly count: number; readonly chrome_compliant: boolean }
-  readonly ct_history: {
-    readonly available: boolean
-    readonly count: number
-    readonly issuers: ReadonlyArray<string>
-    readonly latest: ReadonlyArray<CtHistoryEntry>
-    readonly note: string | null
-  }
-}
+/** The ssl_certificate report: its type is the output Schema's (src/mcp/schemas.ts). */
+export type CertReport = typeof CertReportSchema.Type
+export type ChainEntry = CertReport["chain"][number]
 
 interface Handshake {
   readonly chainValid: boolean

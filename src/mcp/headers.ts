@@ -2,33 +2,19 @@
  * Security-header rubric for the security_headers tool (pure). Six headers, each judged on its
  * value, not its presence: good / weak / missing / invalid, with a deduction from 100. The grade
  * follows from the score; the README (MCP Server) sets the rubric next to Mozilla HTTP Observatory's.
+ * HSTS is judged by the rule http-check uses too (src/network/hsts.ts): over plain http a valid
+ * header is "ineffective" (present, ignored by browsers).
  */
+import { judgeHstsHeader } from "../network/hsts"
+import { Grade as GradeSchema, HeadersReport as HeadersReportSchema, HeaderVerdict as HeaderVerdictSchema } from "./schemas"
 
-export type HeaderStatus = "good" | "weak" | "missing" | "invalid"
+export type HeaderStatus = HeaderVerdict["status"]
 
-export interface HeaderVerdict {
-  readonly header: string
-  readonly present: boolean
-  readonly value: string | null
-  readonly status: HeaderStatus
-  /** Points deducted from 100 (0 for good). */
-  readonly deduction: number
-  readonly findings: ReadonlyArray<string>
-  readonly recommendation: string | null
-}
+export type HeaderVerdict = typeof HeaderVerdictSchema.Type
 
-export interface HeadersReport {
-  readonly url: string
-  readonly final_url: string
-  readonly status_code: number
-  readonly https: boolean
-  readonly score: number
-  readonly grade: Grade
-  readonly headers: ReadonlyArray<HeaderVerdict>
-  readonly summary: { readonly good: number; readonly weak: number; readonly missing: number; readonly invalid: number }
-}
+export type HeadersReport = typeof HeadersReportSchema.Type
 
-export type Grade = "A+" | "A" | "B" | "C" | "D" | "F"
+export type Grade = typeof GradeSchema.Type
 
 /** Deductions (points) per finding, documented in the README (MCP Server). */
 export const Deductions = {
@@ -63,30 +49,39 @@ const verdict = (
   recommendation
 })
 
+/** The security_headers verdict over the shared HSTS judgement (src/network/hsts.ts). */
 export const judgeHsts = (value: string | undefined, https: boolean): HeaderVerdict => {
   const name = "Strict-Transport-Security"
   const fix = "Serve over HTTPS with Strict-Transport-Security: max-age=31536000; includeSubDomains"
-  if (!https) {
-    return verdict(name, value, "missing", Deductions.hsts.noHttps, ["the final response was not served over HTTPS, so browsers ignore HSTS"], fix)
+  const j = judgeHstsHeader(value, https)
+  const notes: Array<string> = []
+  if (j.max_age !== null) notes.push(`max-age=${j.max_age} (${Math.floor(j.max_age / 86400)} days)`)
+  if (j.include_subdomains) notes.push("includeSubDomains")
+  if (j.preload) notes.push("preload")
+  switch (j.state) {
+    case "absent":
+      return https
+        ? verdict(name, value, "missing", Deductions.hsts.missing, ["header absent: first visits can be downgraded to HTTP"], fix)
+        : verdict(name, value, "missing", Deductions.hsts.noHttps, ["header absent, and the final response was not served over HTTPS"], fix)
+    case "invalid": {
+      const maxAges = (value ?? "").split(";").filter((d) => /^\s*max-age/i.test(d)).length
+      return verdict(name, value, "invalid", Deductions.hsts.invalid, [
+        maxAges > 1 ? "max-age given more than once" : maxAges === 0 ? "no valid max-age directive" : "invalid max-age or a repeated directive; browsers ignore the header (RFC 6797 §6.1)"
+      ], fix)
+    }
+    case "ignored_over_http":
+      return verdict(name, value, "ineffective", Deductions.hsts.noHttps, [
+        ...notes,
+        "received over plain http, where browsers ignore Strict-Transport-Security (RFC 6797 §8.1): present but not in effect"
+      ], fix)
+    case "disabled":
+      return verdict(name, value, "weak", Deductions.hsts.disabled, [...notes, "max-age=0 tells browsers to forget the policy"], fix)
+    case "enabled":
+      if (j.max_age! < HSTS_MIN_MAX_AGE) {
+        return verdict(name, value, "weak", Deductions.hsts.short, [...notes, "max-age below 180 days (15552000 s) protects only briefly"], fix)
+      }
+      return verdict(name, value, "good", 0, notes, null)
   }
-  if (value === undefined) return verdict(name, value, "missing", Deductions.hsts.missing, ["header absent: first visits can be downgraded to HTTP"], fix)
-  const directives = value.split(";").map((d) => d.trim().toLowerCase()).filter((d) => d.length > 0)
-  const maxAges = directives.filter((d) => d.startsWith("max-age"))
-  const m = maxAges.length === 1 ? /^max-age\s*=\s*"?(\d+)"?$/.exec(maxAges[0]) : null
-  if (!m) {
-    return verdict(name, value, "invalid", Deductions.hsts.invalid, [maxAges.length > 1 ? "max-age given more than once" : "no valid max-age directive"], fix)
-  }
-  const maxAge = Number(m[1])
-  const includeSub = directives.includes("includesubdomains")
-  const preload = directives.includes("preload")
-  const notes: Array<string> = [`max-age=${maxAge} (${Math.floor(maxAge / 86400)} days)`]
-  if (includeSub) notes.push("includeSubDomains")
-  if (preload) notes.push("preload")
-  if (maxAge === 0) return verdict(name, value, "weak", Deductions.hsts.disabled, [...notes, "max-age=0 tells browsers to forget the policy"], fix)
-  if (maxAge < HSTS_MIN_MAX_AGE) {
-    return verdict(name, value, "weak", Deductions.hsts.short, [...notes, "max-age below 180 days (15552000 s) protects only briefly"], fix)
-  }
-  return verdict(name, value, "good", 0, notes, null)
 }
 
 /** Parses a CSP into directive → source list (first occurrence wins, as browsers do). */
@@ -242,6 +237,6 @@ export const gradeHeaders = (
     score,
     grade: gradeOf(score),
     headers: verdicts,
-    summary: { good: count("good"), weak: count("weak"), missing: count("missing"), invalid: count("invalid") }
+    summary: { good: count("good"), weak: count("weak"), missing: count("missing"), invalid: count("invalid"), ineffective: count("ineffective") }
   }
 }

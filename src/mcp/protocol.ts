@@ -1,11 +1,38 @@
 /**
- * JSON-RPC 2.0 as MCP 2024-11-05 uses it: message schemas, error codes and the classification of
- * one decoded JSON value into a request, a notification, a response sent by the client, or an
- * invalid message. Pure: no Effect services, no I/O.
+ * JSON-RPC 2.0 as MCP uses it: message schemas, error codes, the protocol versions this server
+ * speaks and what each allows, and the classification of one decoded JSON value into a request,
+ * a notification, a response sent by the client, or an invalid message. Pure: no Effect
+ * services, no I/O.
  */
 import { Either, ParseResult, Schema } from "effect"
 
-export const PROTOCOL_VERSION = "2024-11-05"
+/** Every MCP revision this server implements, oldest first (DECISIONS.md "Second wave → MCP"). */
+export const SUPPORTED_VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] as const
+export type ProtocolVersion = (typeof SUPPORTED_VERSIONS)[number]
+/** The newest supported revision: the answer to a client offering one we do not know. */
+export const LATEST_VERSION: ProtocolVersion = "2025-11-25"
+/** The first revision, which the endpoint implemented alone (SPEC.md Versioning 2). */
+export const PROTOCOL_VERSION: ProtocolVersion = "2024-11-05"
+/** The HTTP header a client sends after initialization (from 2025-03-26 on, required by 2025-06-18). */
+export const VERSION_HEADER = "mcp-protocol-version"
+
+export const isSupportedVersion = (v: string): v is ProtocolVersion => (SUPPORTED_VERSIONS as ReadonlyArray<string>).includes(v)
+
+/** initialize: the client's version when we speak it, otherwise the latest (the client then decides). */
+export const negotiateVersion = (requested: string): ProtocolVersion => (isSupportedVersion(requested) ? requested : LATEST_VERSION)
+
+/**
+ * JSON-RPC batching exists in 2024-11-05 and 2025-03-26 and was removed in 2025-06-18. A client
+ * that sent no version header is treated as one of the first two (header-less clients predate it).
+ */
+export const allowsBatch = (v: ProtocolVersion | undefined): boolean => v === undefined || v === "2024-11-05" || v === "2025-03-26"
+
+/**
+ * `structuredContent` and `outputSchema` arrived in 2025-06-18. Clients on it or later get the
+ * report once (the JSON text block beside `structuredContent`); older or header-less clients also
+ * get a short readable summary as a second text block.
+ */
+export const hasStructuredOutput = (v: ProtocolVersion | undefined): boolean => v === "2025-06-18" || v === "2025-11-25"
 export const JSONRPC_VERSION = "2.0"
 
 export const ErrorCode = {

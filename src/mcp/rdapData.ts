@@ -1,6 +1,7 @@
 /**
  * RDAP data handling (pure): the IANA bootstrap file (RFC 9224) and RFC 9083 domain objects.
  */
+import type { WhoisReport as WhoisReportSchema } from "./schemas"
 
 export interface Bootstrap {
   readonly publication: string | null
@@ -144,24 +145,8 @@ export const extractDomain = (doc: unknown): RdapFacts => {
   }
 }
 
-export interface WhoisReport {
-  readonly domain: string
-  readonly registrar: RdapFacts["registrar"]
-  readonly created: string | null
-  readonly expires: string | null
-  readonly updated: string | null
-  readonly days_until_expiry: number | null
-  readonly status: ReadonlyArray<string>
-  readonly nameservers: ReadonlyArray<string>
-  readonly dnssec: RdapFacts["dnssec"]
-  readonly abuse_contact: RdapFacts["abuse_contact"]
-  readonly sources: {
-    readonly bootstrap: "fetched" | "cached" | "bundled"
-    readonly registry_url: string
-    readonly registrar_url: string | null
-    readonly registrar_error: string | null
-  }
-}
+/** The whois_lookup report: its type is the output Schema's (src/mcp/schemas.ts). */
+export type WhoisReport = typeof WhoisReportSchema.Type
 
 const pick = <A>(a: A | null | undefined, b: A | null | undefined): A | null => (a !== null && a !== undefined ? a : b ?? null)
 

@@ -65,7 +65,7 @@ export const httpCheck = Effect.fn("HttpCheck.run")(function*(input: HttpCheckIn
     content_length_bytes: contentLength,
     body_truncated: r?.truncated ?? false,
     headers,
-    security_summary: securitySummary(headers),
+    security_summary: securitySummary(headers, https),
     advertised_http_versions: advertisedVersions(headers.alt_svc),
     redirects: outcome.redirects,
     ssl: {

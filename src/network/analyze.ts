@@ -1,4 +1,5 @@
 /** Pure helpers of the HTTP Uptime Check: header extraction, security summary, Alt-Svc. */
+import { judgeHstsHeader } from "./hsts"
 
 export const reportedHeaders = {
   content_type: "content-type",
@@ -23,13 +24,6 @@ export const pickHeaders = (headers: Readonly<Record<string, string>>): Reported
   return out as ReportedHeaders
 }
 
-/** max-age of an HSTS header value, or null when absent or unparseable. */
-export const hstsMaxAge = (value: string | null): number | null => {
-  if (value === null) return null
-  const m = /(?:^|;)\s*max-age\s*=\s*"?(\d+)"?\s*(?:;|$)/i.exec(value)
-  return m ? Number(m[1]) : null
-}
-
 export interface SecuritySummary {
   readonly hsts_enabled: boolean
   readonly hsts_max_age: number | null
@@ -39,12 +33,17 @@ export interface SecuritySummary {
   readonly referrer_policy_set: boolean
 }
 
-export const securitySummary = (h: ReportedHeaders): SecuritySummary => {
-  const maxAge = hstsMaxAge(h.strict_transport_security)
+/**
+ * `hsts_enabled` is the shared HSTS judgement (./hsts.ts): true only when browsers apply the
+ * policy (valid header, received over https, max-age > 0); `hsts_max_age` is the header's
+ * max-age whatever the transport, null when absent or invalid.
+ */
+export const securitySummary = (h: ReportedHeaders, https: boolean): SecuritySummary => {
+  const hsts = judgeHstsHeader(h.strict_transport_security, https)
   const xfo = (h.x_frame_options ?? "").trim().toUpperCase()
   return {
-    hsts_enabled: maxAge !== null && maxAge > 0,
-    hsts_max_age: maxAge,
+    hsts_enabled: hsts.effective,
+    hsts_max_age: hsts.max_age,
     csp_enabled: (h.content_security_policy ?? "").trim().length > 0,
     x_content_type_options_nosniff: (h.x_content_type_options ?? "").trim().toLowerCase() === "nosniff",
     x_frame_options_enabled: xfo === "DENY" || xfo === "SAMEORIGIN" || xfo.startsWith("ALLOW-FROM"),

@@ -35,7 +35,8 @@ const lookup = async (svc: TestService, domain: string, type: string) => {
   })
   expect(res.status).toBe(200)
   const body = (await res.json()) as any
-  return { text: body.result.content[0].text as string, report: JSON.parse(body.result.content[1].text) }
+  // No version header: the JSON report first, the readable summary second.
+  return { text: body.result.content.map((b: any) => b.text).join("\n") as string, report: body.result.structuredContent }
 }
 
 describe("dns_lookup withholds private answers", () => {

@@ -47,6 +47,8 @@ export interface Fixtures {
   readonly weak: BunServer
   readonly selfSigned: BunServer
   readonly plain: BunServer
+  /** Plain-http page behind a CDN (Cloudflare-like headers) with dated metadata, at site.test. */
+  readonly site: BunServer
   readonly rdap: BunServer
   readonly rdapHits: Map<string, number>
   /** crt.sh stand-in behind the CT aggregator: good.test has 3 certificates, self.test answers 502. */
@@ -88,6 +90,29 @@ export const startFixtures = async (): Promise<Fixtures> => {
     port: 0,
     hostname: "127.0.0.1",
     fetch: () => new Response(null, { status: 301, headers: { location: `https://good.test:${good.port}/` } })
+  })
+
+  const site = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: () =>
+      new Response(
+        `<!doctype html><html><head><title>News</title>
+<meta property="article:published_time" content="2026-10-01T08:00:00Z">
+<meta property="article:modified_time" content="2026-11-15T09:30:00Z">
+</head><body><article><time datetime="2026-11-15">15 November 2026</time><p>Fresh news.</p></article></body></html>`,
+        {
+          headers: {
+            "content-type": "text/html; charset=utf-8",
+            server: "cloudflare",
+            "cf-ray": "8e2f1a2b3c4d5e6f-AMS",
+            "cf-cache-status": "HIT",
+            "cache-control": "public, max-age=300",
+            "last-modified": "Sun, 15 Nov 2026 09:30:00 GMT",
+            "strict-transport-security": "max-age=31536000"
+          }
+        }
+      )
   })
 
   // A port with nothing listening.
@@ -181,10 +206,13 @@ export const startFixtures = async (): Promise<Fixtures> => {
       TXT: [["v=spf1 -all"]],
       CAA: [{ flags: 0, tag: "issue", value: "ca.test" }],
       NS: ["ns1.good.test"],
+      SOA: [{ mname: "ns1.good.test", rname: "hostmaster.good.test", serial: 2026112301, refresh: 86400, retry: 7200, expire: 1209600, minimum: 3600 }],
       UNKNOWN_65: [httpsRdata]
     },
     "_sip._tcp.good.test": { SRV: [{ priority: 10, weight: 5, port: 5060, target: "sip.good.test" }] },
     "weak.test": { A: ["127.0.0.1"] },
+    "site.test": { A: ["127.0.0.1"] },
+    "ns1.good.test": { A: ["127.0.0.1"] },
     "self.test": { A: ["127.0.0.1"] },
     "mismatch.test": { A: ["127.0.0.1"] },
     "1.0.0.127.in-addr.arpa": { PTR: ["good.test"] }
@@ -197,12 +225,15 @@ export const startFixtures = async (): Promise<Fixtures> => {
     weak,
     selfSigned,
     plain,
+    site,
     rdap,
     rdapHits,
     crtsh,
     closedPort,
     config: {
       dnsResolvers: [{ host: "127.0.0.1", port: dns.port }],
+      // zone_hygiene asks the "authoritative" ns1.good.test (127.0.0.1) on the same test server.
+      dnsAuthPort: dns.port,
       extraCaCerts: Option.some(pki.caCertPath),
       rdapBootstrapUrl: `http://127.0.0.1:${rdap.port}/bootstrap/dns.json`,
       allowPrivateTargets: true,
@@ -210,7 +241,7 @@ export const startFixtures = async (): Promise<Fixtures> => {
       ctBudgetMs: 1500
     },
     stop: async () => {
-      for (const s of [good, weak, selfSigned, plain, rdap]) s.stop(true)
+      for (const s of [good, weak, selfSigned, plain, site, rdap]) s.stop(true)
       await dns.close()
       await crtsh.stop()
     }

@@ -23,7 +23,11 @@ describe("Strict-Transport-Security", () => {
     ["max-age=abc", true, "invalid", 20],
     ["max-age=100; max-age=31536000", true, "invalid", 20],
     [undefined, true, "missing", 20],
-    ["max-age=31536000", false, "missing", 20]
+    [undefined, false, "missing", 20],
+    // RFC 6797 §8.1: browsers ignore STS received over plain http: present, not in effect.
+    ["max-age=31536000", false, "ineffective", 20],
+    ["max-age=0", false, "ineffective", 20],
+    ["max-age=31536000; max-age=1", false, "invalid", 20]
   ]
   for (const [value, https, status, deduction] of cases) {
     test(`${value ?? "(absent)"} over ${https ? "https" : "http"} → ${status}`, () => {
@@ -112,7 +116,7 @@ describe("grade", () => {
     const r = gradeHeaders({ url: "https://x.example/", finalUrl: "https://x.example/", statusCode: 200, headers: {} })
     expect(r.score).toBe(20)
     expect(r.grade).toBe("F")
-    expect(r.summary).toEqual({ good: 0, weak: 0, missing: 6, invalid: 0 })
+    expect(r.summary).toEqual({ good: 0, weak: 0, missing: 6, invalid: 0, ineffective: 0 })
   })
   test("HSTS with max-age=60 alone keeps a site out of A", () => {
     const r = gradeHeaders({

@@ -44,11 +44,19 @@ const init = {
 }
 
 describe("initialize and ping", () => {
-  test("answers 2024-11-05 whatever newer version the client asked for", async () => {
+  test("answers the client's version when supported, 2025-11-25 otherwise", async () => {
     const r = await rpc({ jsonrpc: "2.0", id: 1, method: "initialize", params: init })
     expect(r.jsonrpc).toBe("2.0")
     expect(r.id).toBe(1)
-    expect(r.result.protocolVersion).toBe("2024-11-05")
+    expect(r.result.protocolVersion).toBe("2025-06-18")
+    for (const v of ["2024-11-05", "2025-03-26", "2025-11-25"]) {
+      const x = await rpc({ jsonrpc: "2.0", id: 1, method: "initialize", params: { ...init, protocolVersion: v } })
+      expect(x.result.protocolVersion).toBe(v)
+    }
+    for (const v of ["2024-10-07", "2099-01-01", "banana"]) {
+      const x = await rpc({ jsonrpc: "2.0", id: 1, method: "initialize", params: { ...init, protocolVersion: v } })
+      expect(x.result.protocolVersion).toBe("2025-11-25")
+    }
     expect(r.result.serverInfo.name).toBe("domain-intel")
     expect(typeof r.result.serverInfo.version).toBe("string")
     expect(r.result.capabilities.tools).toBeDefined()
@@ -123,7 +131,7 @@ describe("error codes", () => {
     expect(r.error.message).toContain("port_scan")
   })
 
-  test("-32602 for bad tool arguments: missing, wrong type, unknown enum, extra property", async () => {
+  test("bad tool arguments are an isError result naming the argument: missing, wrong type, unknown enum, extra property", async () => {
     const cases: Array<[string, unknown, string]> = [
       ["dns_lookup", {}, "domain"],
       ["dns_lookup", { domain: 42 }, "domain"],
@@ -137,8 +145,11 @@ describe("error codes", () => {
     ]
     for (const [name, args, mention] of cases) {
       const r = await rpc({ jsonrpc: "2.0", id: 12, method: "tools/call", params: { name, arguments: args } })
-      expect(r.error?.code).toBe(-32602)
-      expect(r.error.message).toContain(mention)
+      expect(r.error).toBeUndefined()
+      expect(r.result.isError).toBe(true)
+      expect(r.result.structuredContent).toBeUndefined()
+      expect(r.result.content[0].text).toContain(`Invalid arguments for ${name}`)
+      expect(r.result.content[0].text).toContain(mention)
     }
   })
 
@@ -206,9 +217,9 @@ describe("batches", () => {
     expect(r).toHaveLength(5)
     const byId = new Map(r.map((x: any) => [x.id, x]))
     expect((byId.get("a") as any).result).toEqual({})
-    expect((byId.get(2) as any).result.tools).toHaveLength(5)
+    expect((byId.get(2) as any).result.tools).toHaveLength(10)
     expect((byId.get(3) as any).error.code).toBe(-32601)
-    expect((byId.get("b") as any).error.code).toBe(-32602)
+    expect((byId.get("b") as any).result.isError).toBe(true)
     expect((byId.get(null) as any).error.code).toBe(-32600)
   })
 
@@ -226,14 +237,22 @@ describe("batches", () => {
 })
 
 describe("tools/list", () => {
-  test("lists the five tools with JSON Schema input definitions", async () => {
+  test("lists the ten tools with JSON Schema input and output definitions, titles and annotations", async () => {
     const r = await rpc({ jsonrpc: "2.0", id: 1, method: "tools/list" })
     const tools = r.result.tools as Array<any>
-    expect(tools.map((t) => t.name).sort()).toEqual(["dns_lookup", "domain_intelligence", "security_headers", "ssl_certificate", "whois_lookup"])
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      "content_freshness", "ct_logs", "dns_lookup", "domain_intelligence", "http_check",
+      "security_headers", "ssl_certificate", "waf_detection", "whois_lookup", "zone_hygiene"
+    ])
     for (const t of tools) {
       expect(t.description.length).toBeGreaterThan(40)
+      expect(t.title.length).toBeGreaterThan(3)
       expect(t.inputSchema.type).toBe("object")
       expect(t.inputSchema.additionalProperties).toBe(false)
+      expect(t.outputSchema.type).toBe("object")
+      expect(t.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: true })
+      expect(JSON.stringify(t.outputSchema)).not.toContain("$id")
+      expect(JSON.stringify(t.inputSchema)).not.toMatch(/"title":"(maxLength|between|minLength)\(/)
     }
     const dns = tools.find((t) => t.name === "dns_lookup")
     expect(dns.inputSchema.required).toEqual(["domain"])

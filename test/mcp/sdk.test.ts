@@ -1,11 +1,14 @@
 /**
  * The official MCP TypeScript SDK client (streamable HTTP transport, Bearer key) against the
- * real service, calling every tool on local targets.
+ * real service, calling the five lookup tools on local targets in detail. The client is pinned
+ * to 2024-11-05 (the endpoint's first version): results carry the JSON report first and a
+ * readable summary second (test/mcp/versions.test.ts covers every version).
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { startService, type TestService } from "../support/service"
+import { pin } from "./client"
 import { type Fixtures, startFixtures } from "./fixtures"
 
 const PATH = "/v1/advanced/mcp"
@@ -16,14 +19,14 @@ let client: Client
 
 const connect = async (service: TestService, key: string) => {
   const c = new Client({ name: "domain-intel-test", version: "1.0.0" })
-  const transport = new StreamableHTTPClientTransport(new URL(service.baseUrl + PATH), {
+  const transport = pin(new StreamableHTTPClientTransport(new URL(service.baseUrl + PATH), {
     requestInit: { headers: { Authorization: `Bearer ${key}` } }
-  })
+  }), "2024-11-05")
   await c.connect(transport)
   return c
 }
 
-type CallResult = { content: Array<{ type: string; text: string }>; isError?: boolean }
+type CallResult = { content: Array<{ type: string; text: string }>; structuredContent?: unknown; isError?: boolean }
 
 const call = async (name: string, args: Record<string, unknown>, c: Client = client) => {
   const res = (await c.callTool({ name, arguments: args })) as CallResult
@@ -31,12 +34,16 @@ const call = async (name: string, args: Record<string, unknown>, c: Client = cli
   return res
 }
 
-/** The JSON report of a successful call (second content block). */
+/** The JSON report of a successful call: structuredContent, the same JSON as the first block. */
 const report = (res: CallResult): any => {
   expect(res.isError).toBe(false)
   expect(res.content).toHaveLength(2)
-  return JSON.parse(res.content[1].text)
+  expect(JSON.parse(res.content[0].text)).toEqual(res.structuredContent)
+  return res.structuredContent
 }
+
+/** Every text block of a result (the summary of a success, the reason of a failure). */
+const text = (res: CallResult): string => res.content.map((b) => b.text).join("\n")
 
 beforeAll(async () => {
   fx = await startFixtures()
@@ -51,7 +58,7 @@ afterAll(async () => {
 })
 
 describe("session", () => {
-  test("initialize through the SDK: server info, tools capability, protocol 2024-11-05", async () => {
+  test("initialize through the SDK pinned to 2024-11-05: server info, tools capability, that version", async () => {
     expect(client.getServerVersion()?.name).toBe("domain-intel")
     expect(client.getServerCapabilities()?.tools).toBeDefined()
     const transport = (client as any)._transport as StreamableHTTPClientTransport
@@ -59,9 +66,12 @@ describe("session", () => {
     await client.ping()
   })
 
-  test("listTools returns the five tools with input schemas", async () => {
+  test("listTools returns the ten tools with input schemas", async () => {
     const { tools } = await client.listTools()
-    expect(tools.map((t) => t.name).sort()).toEqual(["dns_lookup", "domain_intelligence", "security_headers", "ssl_certificate", "whois_lookup"])
+    expect(tools).toHaveLength(10)
+    for (const name of ["dns_lookup", "domain_intelligence", "security_headers", "ssl_certificate", "whois_lookup"]) {
+      expect(tools.map((t) => t.name)).toContain(name)
+    }
     for (const t of tools) expect(t.inputSchema.type).toBe("object")
   })
 
@@ -82,7 +92,7 @@ describe("dns_lookup", () => {
     expect(r.type).toBe("A")
     expect(r.rcode).toBe("NOERROR")
     expect(r.answers).toEqual([{ name: "good.test", type: "A", ttl: 300, class: "IN", value: "127.0.0.1", data: "127.0.0.1" }])
-    expect(res.content[0].text).toContain("good.test 300 IN A 127.0.0.1")
+    expect(text(res)).toContain("good.test 300 IN A 127.0.0.1")
   })
 
   test("MX, TXT, CAA, NS, SRV and PTR", async () => {
@@ -116,7 +126,7 @@ describe("dns_lookup", () => {
     const r = report(res)
     expect(r.rcode).toBe("NXDOMAIN")
     expect(r.answers).toEqual([])
-    expect(res.content[0].text).toContain("does not exist")
+    expect(text(res)).toContain("does not exist")
   })
 })
 
@@ -139,7 +149,7 @@ describe("whois_lookup (RDAP)", () => {
     expect(r.sources.registrar_url).toBe(`http://127.0.0.1:${fx.rdap.port}/registrar/domain/example.test`)
     expect(r.sources.registrar_error).toBeNull()
     expect(["fetched", "cached"]).toContain(r.sources.bootstrap)
-    expect(res.content[0].text).toContain("Registrar: Test Registrar Inc. (IANA ID 9999)")
+    expect(text(res)).toContain("Registrar: Test Registrar Inc. (IANA ID 9999)")
   })
 
   test("the bootstrap file is fetched once and then served from cache", async () => {
@@ -156,22 +166,22 @@ describe("whois_lookup (RDAP)", () => {
     expect(r.created).toBe("2020-01-01T00:00:00Z")
     expect(r.dnssec.delegation_signed).toBe(false)
     expect(r.sources.registrar_error).toContain(String(fx.closedPort))
-    expect(res.content[0].text).toContain("registrar's RDAP server could not be read")
+    expect(text(res)).toContain("registrar's RDAP server could not be read")
   })
 
   test("an unregistered domain and a non-RDAP answer are tool errors", async () => {
     const nf = await call("whois_lookup", { domain: "nobody.test" })
     expect(nf.isError).toBe(true)
-    expect(nf.content[0].text).toContain("not registered")
+    expect(text(nf)).toContain("not registered")
     const garbage = await call("whois_lookup", { domain: "garbage.test" })
     expect(garbage.isError).toBe(true)
-    expect(garbage.content[0].text).toContain("not JSON")
+    expect(text(garbage)).toContain("not JSON")
   })
 
   test("a TLD missing from the bootstrap file is a tool error", async () => {
     const res = await call("whois_lookup", { domain: "example.invalid" })
     expect(res.isError).toBe(true)
-    expect(res.content[0].text).toContain(".invalid")
+    expect(text(res)).toContain(".invalid")
   })
 })
 
@@ -199,8 +209,8 @@ describe("ssl_certificate", () => {
     expect(r.ct_history.latest).toHaveLength(3)
     expect(r.ct_history.latest[0].timestamp >= r.ct_history.latest[2].timestamp).toBe(true)
     expect(fx.crtsh.queries.get("good.test")).toBeGreaterThanOrEqual(1)
-    expect(res.content[0].text).toContain("VALID")
-    expect(res.content[0].text).toContain("CT history: 3 logged certificate(s)")
+    expect(text(res)).toContain("VALID")
+    expect(text(res)).toContain("CT history: 3 logged certificate(s)")
   })
 
   test("a self-signed certificate is reported untrusted (not a tool error)", async () => {
@@ -229,13 +239,13 @@ describe("ssl_certificate", () => {
   test("nothing listening is a tool error saying why", async () => {
     const res = await call("ssl_certificate", { domain: "good.test", port: fx.closedPort })
     expect(res.isError).toBe(true)
-    expect(res.content[0].text).toMatch(/ECONNREFUSED|refused|closed/i)
+    expect(text(res)).toMatch(/ECONNREFUSED|refused|closed/i)
   })
 
   test("a name that does not resolve is a tool error", async () => {
     const res = await call("ssl_certificate", { domain: "missing.test" })
     expect(res.isError).toBe(true)
-    expect(res.content[0].text).toContain("missing.test")
+    expect(text(res)).toContain("missing.test")
   })
 })
 
@@ -246,7 +256,7 @@ describe("security_headers", () => {
     expect(r.grade).toBe("A+")
     expect(r.score).toBe(100)
     expect(r.headers.map((h: any) => h.status)).toEqual(["good", "good", "good", "good", "good", "good"])
-    expect(res.content[0].text).toContain("grade A+")
+    expect(text(res)).toContain("grade A+")
   })
 
   test("weak values are judged on their value, not their presence", async () => {
@@ -273,7 +283,7 @@ describe("security_headers", () => {
   test("an unreachable target is a tool error", async () => {
     const res = await call("security_headers", { url: `http://127.0.0.1:${fx.closedPort}/` })
     expect(res.isError).toBe(true)
-    expect(res.content[0].text).toContain("security_headers failed")
+    expect(text(res)).toContain("security_headers failed")
   })
 })
 
@@ -287,7 +297,7 @@ describe("domain_intelligence", () => {
     expect(r.ssl.valid).toBe(true)
     expect(r.security_headers.grade).toBe("A+")
     expect(r.summary).toMatchObject({ resolves: true, certificate_valid: true, headers_grade: "A+", headers_score: 100 })
-    expect(res.content[0].text).toContain("Domain intelligence for good.test")
+    expect(text(res)).toContain("Domain intelligence for good.test")
   })
 
   test("parts that fail are reported inside the report", async () => {
@@ -307,7 +317,7 @@ describe("target guard", () => {
       const c = await connect(guarded, (await guarded.newKey("pro")).key)
       const ssl = await call("ssl_certificate", { domain: "good.test", port: fx.good.port }, c)
       expect(ssl.isError).toBe(true)
-      expect(ssl.content[0].text).toContain("non-public")
+      expect(text(ssl)).toContain("non-public")
       const hdr = await call("security_headers", { url: "http://127.0.0.1/" }, c)
       expect(hdr.isError).toBe(true)
       await c.close()

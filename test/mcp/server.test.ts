@@ -10,19 +10,22 @@ import { DnsResolver } from "../../src/dns/DnsResolver"
 import { McpServer } from "../../src/mcp/McpServer"
 import { Outbound } from "../../src/mcp/Outbound"
 import { BOOTSTRAP_RETRY_MS, Rdap } from "../../src/mcp/Rdap"
-import { inputSchemaOf, type ToolDefinition, Tools } from "../../src/mcp/Tools"
+import { inputSchemaOf, type ToolDefinition } from "../../src/mcp/tool"
+import { Tools } from "../../src/mcp/Tools"
 import { HttpProbe } from "../../src/probe/HttpProbe"
 
 const runTest = <A, E>(self: Effect.Effect<A, E>) =>
   Effect.runPromise(self.pipe(Effect.provide(TestContext.TestContext), Effect.provide(Logger.remove(Logger.defaultLogger))))
 
 const Args = Schema.Struct({ n: Schema.Number })
-const tool = (name: string, run: (args: { n: number }) => Effect.Effect<any, any>): ToolDefinition => ({
+const tool = (name: string, run: (args: { n: number }) => Effect.Effect<{ text: string; report: unknown }, any>): ToolDefinition => ({
   name,
+  title: name,
   description: `fake tool ${name}`,
   inputSchema: inputSchemaOf(Args),
+  outputSchema: inputSchemaOf(Args),
   decode: Schema.decodeUnknown(Args, { onExcessProperty: "error" }),
-  run
+  run: (args) => Effect.map(run(args as { n: number }), (r) => ({ structured: r.report, summary: r.text }))
 })
 
 const serverWith = (tools: ReadonlyArray<ToolDefinition>) =>
@@ -44,8 +47,10 @@ describe("McpServer", () => {
     expect(boom.error.message).not.toContain("kaboom")
     const ok = body.find((r) => r.id === 2)
     expect(ok.result.isError).toBe(false)
-    expect(ok.result.content[0].text).toBe("n=5")
-    expect(JSON.parse(ok.result.content[1].text)).toEqual({ n: 5 })
+    // No version header: the JSON first, then the readable summary.
+    expect(JSON.parse(ok.result.content[0].text)).toEqual({ n: 5 })
+    expect(ok.result.content[1].text).toBe("n=5")
+    expect(ok.result.structuredContent).toEqual({ n: 5 })
   })
 
   test("a batch runs its calls concurrently: ten calls each wait until all ten have started", async () => {
@@ -65,7 +70,7 @@ describe("McpServer", () => {
     const body = (answer as any).body as Array<any>
     expect(body).toHaveLength(10)
     expect(body.map((r) => r.id).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
-    for (const r of body) expect(r.result.content[0].text).toBe(`done ${r.id}`)
+    for (const r of body) expect(r.result.content[1].text).toBe(`done ${r.id}`)
   })
 })
 

@@ -128,8 +128,10 @@ describe("http-check", () => {
     expect(body.headers.strict_transport_security).toBe(securityHeaders["strict-transport-security"])
     expect(body.headers.cross_origin_resource_policy).toBe("same-origin")
     expect(body.headers.cache_control).toBe("public, max-age=60")
+    // Plain http: the STS header is reported (hsts_max_age) but not in effect (RFC 6797 §8.1),
+    // the same judgement security_headers makes (src/network/hsts.ts).
     expect(body.security_summary).toEqual({
-      hsts_enabled: true,
+      hsts_enabled: false,
       hsts_max_age: 31536000,
       csp_enabled: true,
       x_content_type_options_nosniff: true,
