@@ -13,6 +13,7 @@ import {
 import { CtApi } from "./ct/api"
 import { DnsApi } from "./dns/api"
 import { FreshnessApi } from "./freshness/api"
+import { MonitorsApi } from "./monitors/api"
 import { NetworkApi } from "./network/api"
 import { SystemApi } from "./system/api"
 import { WafApi } from "./waf/api"
@@ -26,6 +27,7 @@ export class Api extends HttpApi.make("domain-intel")
   .add(CtApi)
   .add(FreshnessApi)
   .add(WafApi)
+  .add(MonitorsApi)
   // Any request: a bad parameter or body, an unknown route or method, a body over 1 MiB, an
   // operation past its deadline (502), a defect.
   .addError(InvalidRequestWire)
@@ -35,5 +37,5 @@ export class Api extends HttpApi.make("domain-intel")
   .addError(UpstreamUnavailableWire)
   .addError(InternalErrorWire)
   .annotate(OpenApi.Title, "domain-intel")
-  .annotate(OpenApi.Description, "Domain intelligence API: freshness, WAF, uptime, DNS hygiene, CT logs, MCP, analytics and alerts")
+  .annotate(OpenApi.Description, "Domain intelligence API: freshness, WAF, uptime, DNS hygiene, CT logs, MCP, analytics, alerts and monitors")
 {}

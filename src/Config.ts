@@ -2,7 +2,7 @@
  * Every environment variable the service reads, in one place (DECISIONS.md, "Configuration").
  * Read only through Effect `Config`, so tests swap the provider instead of touching `process.env`.
  */
-import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
+import { Config, Context, Effect, Layer, Option } from "effect"
 import { readFileSync } from "node:fs"
 
 export interface ResolverAddress {
@@ -63,9 +63,14 @@ export interface AppConfigShape {
   readonly logLevel: string
   readonly logFormat: string
   readonly requestLogRetentionDays: number
-  readonly webhookSigningSecret: Redacted.Redacted<string>
   /** First retry delay of a failed webhook delivery; doubles per attempt (the README (Account analytics and alerting)). */
   readonly webhookRetryBaseMs: number
+  /** Shortest monitor interval (MONITOR_MIN_INTERVAL_S, default 60; zone, CT and certificate kinds 10×). */
+  readonly monitorMinIntervalS: number
+  /** Monitor runs in flight per instance (MONITOR_CONCURRENCY, default 16). */
+  readonly monitorConcurrency: number
+  /** Days monitor results are kept (MONITOR_RESULT_RETENTION_DAYS, default 35: the 30d uptime window and more). */
+  readonly monitorResultRetentionDays: number
   /** Zone Hygiene outbound limits (docs/security.md): nameserver addresses queried per audit. */
   readonly zoneAuditMaxNsAddresses: number
   /** Seconds a zone's report is served from cache (0: only concurrent audits are shared). */
@@ -110,10 +115,10 @@ const config = Config.all({
   logLevel: Config.string("LOG_LEVEL").pipe(Config.withDefault("info")),
   logFormat: Config.string("LOG_FORMAT").pipe(Config.withDefault("json")),
   requestLogRetentionDays: Config.integer("REQUEST_LOG_RETENTION_DAYS").pipe(Config.withDefault(90)),
-  webhookSigningSecret: Config.redacted("WEBHOOK_SIGNING_SECRET").pipe(
-    Config.withDefault(Redacted.make("domain-intel-webhook"))
-  ),
   webhookRetryBaseMs: Config.integer("WEBHOOK_RETRY_BASE_MS").pipe(Config.withDefault(5000)),
+  monitorMinIntervalS: Config.integer("MONITOR_MIN_INTERVAL_S").pipe(Config.withDefault(60)),
+  monitorConcurrency: Config.integer("MONITOR_CONCURRENCY").pipe(Config.withDefault(16)),
+  monitorResultRetentionDays: Config.integer("MONITOR_RESULT_RETENTION_DAYS").pipe(Config.withDefault(35)),
   zoneAuditMaxNsAddresses: Config.integer("ZONE_AUDIT_MAX_NS_ADDRESSES").pipe(Config.withDefault(8), Config.validate({ message: "ZONE_AUDIT_MAX_NS_ADDRESSES must be 1-52", validation: (n) => n >= 1 && n <= 52 })),
   zoneAuditCacheTtlS: Config.integer("ZONE_AUDIT_CACHE_TTL_S").pipe(Config.withDefault(300), Config.validate({ message: "ZONE_AUDIT_CACHE_TTL_S must be 0-86400", validation: (n) => n >= 0 && n <= 86400 })),
   zoneAuditConcurrency: Config.integer("ZONE_AUDIT_CONCURRENCY").pipe(Config.withDefault(8), Config.validate({ message: "ZONE_AUDIT_CONCURRENCY must be at least 1", validation: (n) => n >= 1 })),

@@ -31,6 +31,8 @@ import { Quota } from "./metering/Quota"
 import { RequestLog } from "./metering/RequestLog"
 import { CtHistory } from "./mcp/CtHistory"
 import { McpLive, mcpRawRoutes } from "./mcp/http"
+import { MonitorsLive } from "./monitors/http"
+import { MonitorsWorkers } from "./monitors/Scheduler"
 import { NetworkLive } from "./network/http"
 import { HttpProbe } from "./probe/HttpProbe"
 import { SqlLive } from "./store/Sql"
@@ -65,12 +67,12 @@ export const ServicesLive = Bearer.Default.pipe(
   Layer.provideMerge(SqlLive)
 )
 
-const GroupsLive = Layer.mergeAll(SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive).pipe(
+const GroupsLive = Layer.mergeAll(SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive, MonitorsLive).pipe(
   Layer.provide(Layer.mergeAll(ContentFreshness.Live, WafDetection.Live))
 )
 
-/** Background fibers (alert evaluator and outbox, request-log pruning), scoped to the server. */
-const WorkersLive = Layer.mergeAll(AlertsWorkers, AnalyticsWorkers)
+/** Background fibers (alert evaluator and outbox, request-log pruning, monitor scheduler), scoped to the server. */
+const WorkersLive = Layer.mergeAll(AlertsWorkers, AnalyticsWorkers, MonitorsWorkers)
 
 const ApiLive = HttpApiBuilder.api(Api).pipe(
   Layer.provide(GroupsLive),

@@ -5,14 +5,18 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option } from "effect"
+import { signingSecretOf } from "./Outbox"
+import { enqueueNotifications, replaceSecret, testChannels } from "./testSend"
 import { randomBytes } from "node:crypto"
 import type { Metric } from "../analytics/analyze"
 import { AlertAlreadyResolved, NotFound } from "../domain/errors"
-import { forUpdate, placeholders } from "../store/Sql"
+import { forUpdate } from "../store/Sql"
 import {
   type AlertEvent,
   alertJson,
   type AlertRow,
+  newSigningSecret,
+  newWebhookId,
   type AlertStatus,
   type Channel,
   type Operator,
@@ -36,15 +40,6 @@ export type RulePatch = Partial<Omit<RuleInput, "metric">>
 
 const newId = (prefix: string) => `${prefix}_${randomBytes(10).toString("hex")}`
 
-/**
- * The rule reads, as SQL text with `?` placeholders: the Effect path runs them through
- * @effect/sql, the fast path (src/alerts/fastRoutes.ts) through the ReadStore, the same text.
- */
-export const ruleReads = {
-  list: "SELECT * FROM alert_rules WHERE org_id = ? ORDER BY created_at, id",
-  one: "SELECT * FROM alert_rules WHERE id = ? AND org_id = ?"
-} as const
-
 const ruleNotFound = (id: string) => new NotFound({ message: `no alert rule ${id}` })
 const alertNotFound = (id: string) => new NotFound({ message: `no alert ${id}` })
 
@@ -53,7 +48,7 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
     const sql = yield* SqlClient.SqlClient
 
     const findRule = (orgId: string, id: string) =>
-      sql.unsafe<RuleRow>(placeholders(sql, ruleReads.one), [id, orgId]).pipe(
+      sql<RuleRow>`SELECT * FROM alert_rules WHERE id = ${id} AND org_id = ${orgId}`.pipe(
         Effect.map((rows) => Option.fromNullable(rows[0]))
       )
 
@@ -74,12 +69,33 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
         updated_at: now,
         last_triggered_at: null
       }
-      yield* sql`INSERT INTO alert_rules ${sql.insert(row as any)}`
-      return ruleJson(row)
+      const signing_secret = newSigningSecret()
+      yield* sql.withTransaction(Effect.gen(function*() {
+        yield* sql`INSERT INTO alert_rules ${sql.insert(row as any)}`
+        yield* sql`INSERT INTO webhook_secrets (owner_id, secret, created_at) VALUES (${row.id}, ${signing_secret}, ${now})`
+      }))
+      return { rule: ruleJson(row), signing_secret }
     }, Effect.orDie)
 
+    /** Replaces the rule's signing secret; the old one stops verifying at once (retries too). */
+    const rotateSecret = Effect.fn("Alerts.rotateSecret")(function*(orgId: string, id: string) {
+      const row = yield* Effect.orDie(findRule(orgId, id))
+      if (Option.isNone(row)) return yield* ruleNotFound(id)
+      return { signing_secret: yield* Effect.orDie(replaceSecret(sql, id)) }
+    })
+
+    /** Sends an `alert.test` event to every channel of the rule, now, and reports each outcome. */
+    const testRule = Effect.fn("Alerts.testRule")(function*(orgId: string, id: string) {
+      const row = yield* Effect.orDie(findRule(orgId, id))
+      if (Option.isNone(row)) return yield* ruleNotFound(id)
+      const secret = yield* Effect.orDie(signingSecretOf(id))
+      const now = yield* Clock.currentTimeMillis
+      const body = JSON.stringify({ event: "alert.test", rule_id: id, rule_name: row.value.name, sent_at: new Date(now).toISOString() })
+      return yield* testChannels(JSON.parse(row.value.channels), "alert.test", body, Option.getOrElse(secret, () => ""), `[domain-intel] Test: ${row.value.name}`)
+    })
+
     const listRules = Effect.fn("Alerts.listRules")(function*(orgId: string) {
-      const rows = yield* sql.unsafe<RuleRow>(placeholders(sql, ruleReads.list), [orgId])
+      const rows = yield* sql<RuleRow>`SELECT * FROM alert_rules WHERE org_id = ${orgId} ORDER BY created_at, id`
       return rows.map(ruleJson)
     }, Effect.orDie)
 
@@ -110,15 +126,24 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
     const deleteRule = Effect.fn("Alerts.deleteRule")(function*(orgId: string, id: string) {
       const rows = yield* Effect.orDie(sql`DELETE FROM alert_rules WHERE id = ${id} AND org_id = ${orgId} RETURNING id`)
       if (rows.length === 0) return yield* ruleNotFound(id)
+      yield* Effect.orDie(sql`DELETE FROM webhook_secrets WHERE owner_id = ${id}`)
     })
 
     const history = Effect.fn("Alerts.history")(function*(
       orgId: string,
-      filter: { readonly status?: AlertStatus; readonly rule_id?: string; readonly limit?: number }
+      filter: {
+        readonly status?: AlertStatus
+        readonly rule_id?: string
+        readonly monitor_id?: string
+        readonly source?: "rule" | "monitor"
+        readonly limit?: number
+      }
     ) {
       const conds = [sql`org_id = ${orgId}`]
       if (filter.status) conds.push(sql`status = ${filter.status}`)
       if (filter.rule_id) conds.push(sql`rule_id = ${filter.rule_id}`)
+      if (filter.monitor_id) conds.push(sql`monitor_id = ${filter.monitor_id}`)
+      if (filter.source) conds.push(sql`source = ${filter.source}`)
       const rows = yield* sql<AlertRow>`SELECT * FROM alerts WHERE ${sql.and(conds)}
         ORDER BY triggered_at DESC, id DESC LIMIT ${filter.limit ?? 100}`
       return rows.map(alertJson)
@@ -131,27 +156,14 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
     })
 
     /** Queues one notification per channel of the rule (call inside the transaction). */
-    const enqueue = (alert: AlertRow, event: AlertEvent, rule: Pick<RuleRow, "name" | "channels">, now: number) =>
-      Effect.gen(function*() {
-        const channels = JSON.parse(rule.channels) as ReadonlyArray<Channel>
-        if (channels.length === 0) return
-        const payload = webhookBody(event, alertJson(alert), rule.name)
-        yield* sql`INSERT INTO alert_outbox ${
-          sql.insert(channels.map((c) => ({
-            alert_id: alert.id,
-            org_id: alert.org_id,
-            event,
-            channel_type: c.type,
-            destination: c.type === "webhook" ? c.url : c.address,
-            payload,
-            status: "pending",
-            attempts: 0,
-            next_attempt_at: now,
-            created_at: now
-          })))
-        }`
-      })
+    const enqueue = (alert: AlertRow, event: AlertEvent, rule: Pick<RuleRow, "id" | "name" | "channels">, now: number) =>
+      enqueueNotifications(sql, alert, event, rule, now)
 
+    /** The rule or monitor that owns the alert: its id (the signer), name and channels. */
+    const ownerOf = (alert: AlertRow) =>
+      alert.source === "monitor"
+        ? sql<Pick<RuleRow, "id" | "name" | "channels">>`SELECT id, name, channels FROM monitors WHERE id = ${alert.monitor_id}`
+        : sql<Pick<RuleRow, "id" | "name" | "channels">>`SELECT id, name, channels FROM alert_rules WHERE id = ${alert.rule_id}`
     /** pending → acknowledged. Acknowledging twice is harmless; a resolved alert is 409. */
     const acknowledge = Effect.fn("Alerts.acknowledge")(function*(orgId: string, id: string) {
       const now = yield* Clock.currentTimeMillis
@@ -176,8 +188,9 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
             resolution_notes = ${notes}
           WHERE id = ${id} AND org_id = ${orgId} AND status IN ('pending', 'acknowledged') RETURNING *`
         if (rows.length === 0) return Option.none<AlertRow>()
-        const rule = yield* sql<RuleRow>`SELECT * FROM alert_rules WHERE id = ${rows[0].rule_id}`
-        if (rule[0]) yield* enqueue(rows[0], "alert.resolved", rule[0], now)
+        const owner = yield* ownerOf(rows[0])
+        // Resolved by hand (a monitor's alert too): `alert.resolved`; a monitor's own recovery is `monitor.recovered`.
+        if (owner[0]) yield* enqueue(rows[0], "alert.resolved", owner[0], now)
         return Option.some(rows[0])
       })))
       if (Option.isSome(resolved)) return alertJson(resolved.value)
@@ -199,7 +212,9 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
         const alert: AlertRow = {
           id: newId("alert"),
           org_id: rule.org_id,
+          source: "rule",
           rule_id: rule.id,
+          monitor_id: null,
           status: "pending",
           metric: rule.metric,
           observed_value: observed,
@@ -216,6 +231,6 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
       }))
     }, Effect.orDie)
 
-    return { createRule, listRules, getRule, updateRule, deleteRule, history, getAlert, acknowledge, resolve, trigger } as const
+    return { createRule, rotateSecret, testRule, listRules, getRule, updateRule, deleteRule, history, getAlert, acknowledge, resolve, trigger } as const
   })
 }) {}

@@ -2,8 +2,9 @@
  * Alerting rules of the road (pure): comparisons, the fire decision, retry backoff, webhook
  * signatures and the wire form of rules and alerts. No Effect, no I/O.
  */
-import { createHmac } from "node:crypto"
+import { createHmac, randomBytes } from "node:crypto"
 import type { Metric } from "../analytics/analyze"
+import type { MonitorKind } from "../monitors/kinds"
 
 export type Operator = "gt" | "gte" | "lt" | "lte"
 export type AlertStatus = "pending" | "acknowledged" | "resolved"
@@ -62,11 +63,26 @@ export const backoffMs = (attempt: number, baseMs: number): number =>
 /** Attempts after which a webhook delivery is given up (status `failed`). */
 export const MAX_ATTEMPTS = 12
 
-export const SIGNATURE_HEADER = "X-Domain-Intel-Signature"
+/** A fresh Standard Webhooks secret: `whsec_` + base64 of 32 random bytes. */
+export const newSigningSecret = (): string => `whsec_${randomBytes(32).toString("base64")}`
 
-/** `sha256=<hex HMAC-SHA256(secret, body)>` over the exact bytes of the request body. */
-export const signature = (secret: string, body: string): string =>
-  `sha256=${createHmac("sha256", secret).update(body, "utf8").digest("hex")}`
+/** The HMAC key of a `whsec_<base64>` secret: the base64-decoded part after the prefix. */
+export const signingKey = (secret: string): Buffer =>
+  Buffer.from(secret.startsWith("whsec_") ? secret.slice("whsec_".length) : secret, "base64")
+
+/**
+ * The Standard Webhooks 1.0 headers of one delivery: `webhook-signature` is `v1,` + base64
+ * HMAC-SHA256 over `"<id>.<timestamp>.<body>"` keyed with the decoded secret.
+ */
+export const webhookHeaders = (secret: string, webhookId: string, timestampS: number, body: string) => ({
+  "webhook-id": webhookId,
+  "webhook-timestamp": String(timestampS),
+  "webhook-signature": `v1,${
+    createHmac("sha256", signingKey(secret)).update(`${webhookId}.${timestampS}.${body}`, "utf8").digest("base64")
+  }`
+})
+
+export const newWebhookId = (): string => `msg_${randomBytes(12).toString("hex")}`
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
 
@@ -101,12 +117,17 @@ export const ruleJson = (r: RuleRow) => ({
   last_triggered_at: iso(r.last_triggered_at)
 })
 
+export type AlertSource = "rule" | "monitor"
+
 export interface AlertRow {
   readonly id: string
   readonly org_id: string
-  readonly rule_id: string
+  readonly source: AlertSource
+  readonly rule_id: string | null
+  readonly monitor_id: string | null
   readonly status: AlertStatus
-  readonly metric: Metric
+  /** A rule's metric, or for a monitor alert the monitor's kind. */
+  readonly metric: Metric | MonitorKind
   readonly observed_value: number
   readonly threshold_value: number
   readonly triggered_at: number
@@ -117,7 +138,9 @@ export interface AlertRow {
 
 export const alertJson = (a: AlertRow) => ({
   id: a.id,
+  source: a.source,
   rule_id: a.rule_id,
+  monitor_id: a.monitor_id,
   status: a.status,
   metric: a.metric,
   observed_value: a.observed_value,
@@ -130,8 +153,20 @@ export const alertJson = (a: AlertRow) => ({
 })
 export type AlertJson = ReturnType<typeof alertJson>
 
-export type AlertEvent = "alert.triggered" | "alert.resolved"
+export type AlertEvent = "alert.triggered" | "alert.resolved" | "alert.test" | "monitor.failed" | "monitor.recovered"
 
-/** The webhook body: the alert record, plus the event and the rule's name. */
-export const webhookBody = (event: AlertEvent, alert: AlertJson, ruleName: string) =>
-  JSON.stringify({ event, ...alert, rule_name: ruleName })
+/**
+ * The webhook body: the alert record plus the event and the owner's name (`rule_name` for a
+ * rule's alert; `monitor_name` and any `extra` fields, such as the run summary, for a monitor's).
+ */
+export const webhookBody = (
+  event: AlertEvent,
+  alert: AlertJson,
+  ownerName: string,
+  extra: Record<string, unknown> = {}
+) =>
+  JSON.stringify(
+    alert.source === "monitor"
+      ? { event, ...alert, monitor_name: ownerName, ...extra }
+      : { event, ...alert, rule_name: ownerName, ...extra }
+  )

@@ -3,6 +3,7 @@ import { Schema } from "effect"
 import { Auth } from "../auth/Auth"
 import { AlertAlreadyResolvedWire, NotFoundWire, TargetForbiddenWire } from "../domain/errors"
 import { PlanLabel } from "../http/Operation"
+import { MonitorKind } from "../monitors/kinds"
 import { parseTarget } from "../probe/guard"
 
 export const Metric = Schema.Literal(
@@ -70,6 +71,24 @@ export const RulePatch = Schema.Struct({
   Schema.annotations(strict)
 )
 
+export const SigningSecret = Schema.String.annotations({
+  description: "whsec_ + base64 of 32 random bytes; the HMAC key is the base64-decoded part"
+})
+
+export const ChannelOut = Schema.Union(
+  Schema.Struct({ type: Schema.Literal("webhook"), url: Schema.String }),
+  Schema.Struct({ type: Schema.Literal("email"), address: Schema.String })
+)
+
+export const TestDeliveries = Schema.Struct({
+  deliveries: Schema.Array(Schema.Struct({
+    channel: ChannelOut,
+    delivered: Schema.Boolean,
+    http_status: Schema.NullOr(Schema.Number),
+    error: Schema.NullOr(Schema.String)
+  }))
+})
+
 export const Rule = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
@@ -77,10 +96,7 @@ export const Rule = Schema.Struct({
   operator: Operator,
   threshold_value: Schema.Number,
   window_minutes: Schema.Number,
-  channels: Schema.Array(Schema.Union(
-    Schema.Struct({ type: Schema.Literal("webhook"), url: Schema.String }),
-    Schema.Struct({ type: Schema.Literal("email"), address: Schema.String })
-  )),
+  channels: Schema.Array(ChannelOut),
   cooldown_minutes: Schema.Number,
   enabled: Schema.Boolean,
   created_at: Schema.String,
@@ -90,11 +106,13 @@ export const Rule = Schema.Struct({
 
 export const Alert = Schema.Struct({
   id: Schema.String,
-  rule_id: Schema.String,
+  source: Schema.Literal("rule", "monitor"),
+  rule_id: Schema.NullOr(Schema.String),
+  monitor_id: Schema.NullOr(Schema.String),
   status: AlertStatus,
-  metric: Metric,
-  observed_value: Schema.Number,
-  threshold_value: Schema.Number,
+  metric: Schema.Union(Metric, MonitorKind).annotations({ description: "the rule's metric, or the monitor's kind" }),
+  observed_value: Schema.Number.annotations({ description: "a monitor alert: consecutive failed runs" }),
+  threshold_value: Schema.Number.annotations({ description: "a monitor alert: its failures_before_alert" }),
   triggered_at: Schema.String,
   acknowledged_at: Schema.NullOr(Schema.String),
   resolved_at: Schema.NullOr(Schema.String),
@@ -112,7 +130,8 @@ export class AlertsApi extends HttpApiGroup.make("alerts")
   .add(
     HttpApiEndpoint.post("createAlertRule", "/v1/alerts/rules")
       .setPayload(RuleCreate)
-      .addSuccess(Schema.Struct({ rule: Rule }), { status: 201 })
+      .annotate(OpenApi.Description, "Answers the rule and its webhook signing secret (`whsec_…`, Standard Webhooks 1.0); the secret is shown only here and by rotate-secret.")
+      .addSuccess(Schema.Struct({ rule: Rule, signing_secret: SigningSecret }), { status: 201 })
       .addError(TargetForbiddenWire)
       .annotate(PlanLabel, "developer")
   )
@@ -145,10 +164,28 @@ export class AlertsApi extends HttpApiGroup.make("alerts")
       .annotate(PlanLabel, "developer")
   )
   .add(
+    HttpApiEndpoint.post("rotateAlertRuleSecret", "/v1/alerts/rules/:id/rotate-secret")
+      .setPath(IdPath)
+      .annotate(OpenApi.Description, "Issues a new webhook signing secret for the rule; the old one stops verifying at once, for retries too.")
+      .addSuccess(Schema.Struct({ signing_secret: SigningSecret }))
+      .addError(NotFoundWire)
+      .annotate(PlanLabel, "developer")
+  )
+  .add(
+    HttpApiEndpoint.post("testAlertRule", "/v1/alerts/rules/:id/test")
+      .setPath(IdPath)
+      .annotate(OpenApi.Description, "Sends an `alert.test` event to every channel of the rule now (each webhook within 10 s) and reports each outcome.")
+      .addSuccess(TestDeliveries)
+      .addError(NotFoundWire)
+      .annotate(PlanLabel, "developer")
+  )
+  .add(
     HttpApiEndpoint.get("listAlertHistory", "/v1/alerts/history")
       .setUrlParams(Schema.Struct({
         status: Schema.optional(AlertStatus),
         rule_id: Schema.optional(Schema.String.pipe(Schema.maxLength(100))),
+        monitor_id: Schema.optional(Schema.String.pipe(Schema.maxLength(100))),
+        source: Schema.optional(Schema.Literal("rule", "monitor")),
         limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 500)).annotations({
           description: "1-500, default 100; newest first"
         }))

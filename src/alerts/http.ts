@@ -4,22 +4,21 @@ import { Api } from "../Api"
 import { Caller } from "../auth/Caller"
 import { InvalidRequest, TargetForbidden } from "../domain/errors"
 import { parseTarget, vetTarget } from "../probe/guard"
-import { isMetadataName } from "../probe/guard"
 import { parseJson } from "../http/body"
 import { Alerts } from "./Alerts"
 import type { Channel } from "./analyze"
 import { ResolveBody } from "./api"
 
 /**
- * Webhook URLs naming an IP literal or a metadata host are judged now (no DNS needed); names
- * are vetted again at every delivery, where their addresses are known.
+ * Every webhook URL goes through the target guard at creation (and again at every delivery,
+ * src/alerts/webhook.ts): a refused address is 400 target_forbidden now; a name that does not
+ * resolve yet is accepted (its deliveries fail and retry until it does).
  */
-const checkChannels = (channels: ReadonlyArray<Channel> | undefined) =>
+export const checkChannels = (channels: ReadonlyArray<Channel> | undefined) =>
   Effect.forEach(channels ?? [], (c) => {
     if (c.type !== "webhook") return Effect.void
     const t = parseTarget(c.url)
     if (!("url" in t)) return Effect.fail(t)
-    if (!t.literal && !isMetadataName(t.host)) return Effect.void
     return vetTarget(t).pipe(
       Effect.asVoid,
       Effect.catchAll((e) => e instanceof TargetForbidden ? Effect.fail(e) : Effect.void)
@@ -48,7 +47,7 @@ export const AlertsLive = HttpApiBuilder.group(Api, "alerts", (handlers) =>
         Effect.gen(function*() {
           const { org } = yield* Caller
           yield* checkChannels(payload.channels)
-          const rule = yield* alerts.createRule(org.id, {
+          return yield* alerts.createRule(org.id, {
             name: payload.name,
             metric: payload.metric,
             operator: payload.operator,
@@ -58,8 +57,9 @@ export const AlertsLive = HttpApiBuilder.group(Api, "alerts", (handlers) =>
             cooldown_minutes: payload.cooldown_minutes ?? 15,
             enabled: payload.enabled ?? true
           })
-          return { rule }
         }))
+      .handle("rotateAlertRuleSecret", ({ path }) => Effect.flatMap(Caller, ({ org }) => alerts.rotateSecret(org.id, path.id)))
+      .handle("testAlertRule", ({ path }) => Effect.flatMap(Caller, ({ org }) => alerts.testRule(org.id, path.id)))
       .handle("listAlertRules", () =>
         Effect.flatMap(Caller, ({ org }) => Effect.map(alerts.listRules(org.id), (rules) => ({ rules }))))
       .handle("getAlertRule", ({ path }) =>

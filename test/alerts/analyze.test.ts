@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test"
 import { createHmac } from "node:crypto"
-import { alertJson, backoffMs, compare, decide, type RuleState, signature, webhookBody } from "../../src/alerts/analyze"
+import { Webhook } from "standardwebhooks"
+import { alertJson, backoffMs, compare, decide, newSigningSecret, type RuleState, signingKey, webhookBody, webhookHeaders } from "../../src/alerts/analyze"
 
 const base: RuleState = {
   enabled: true,
@@ -52,20 +53,28 @@ describe("backoff and signature", () => {
     expect([1, 2, 3, 4].map((a) => backoffMs(a, 1000))).toEqual([1000, 2000, 4000, 8000])
     expect(backoffMs(30, 1000)).toBe(3_600_000)
   })
-  test("signature is HMAC-SHA256 of the exact body, hex, sha256= prefix", () => {
+  test("Standard Webhooks signature: v1, base64 HMAC-SHA256 of id.timestamp.body, keyed with the decoded secret", () => {
     const body = webhookBody("alert.triggered", alertJson({
-      id: "alert_1", org_id: "o", rule_id: "rule_1", status: "pending", metric: "error_rate",
+      id: "alert_1", org_id: "o", source: "rule", rule_id: "rule_1", monitor_id: null, status: "pending", metric: "error_rate",
       observed_value: 12.5, threshold_value: 5, triggered_at: NOW, acknowledged_at: null, resolved_at: null,
       resolution_notes: null
     }), "errors")
-    const expected = createHmac("sha256", "s3cret").update(body).digest("hex")
-    expect(signature("s3cret", body)).toBe(`sha256=${expected}`)
-    expect(signature("other", body)).not.toBe(`sha256=${expected}`)
+    const secret = newSigningSecret()
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/)
+    expect(signingKey(secret).length).toBeGreaterThanOrEqual(24)
+    expect(newSigningSecret()).not.toBe(secret)
+    const ts = Math.floor(NOW / 1000)
+    const h = webhookHeaders(secret, "msg_1", ts, body)
+    const expected = createHmac("sha256", signingKey(secret)).update(`msg_1.${ts}.${body}`).digest("base64")
+    expect(h).toEqual({ "webhook-id": "msg_1", "webhook-timestamp": String(ts), "webhook-signature": `v1,${expected}` })
+    // the reference implementation computes the same signature
+    expect(new Webhook(secret).sign("msg_1", new Date(ts * 1000), body)).toBe(h["webhook-signature"])
+    expect(webhookHeaders(newSigningSecret(), "msg_1", ts, body)["webhook-signature"]).not.toBe(h["webhook-signature"])
     expect(JSON.parse(body)).toMatchObject({ event: "alert.triggered", id: "alert_1", rule_name: "errors", time_to_resolution_seconds: null })
   })
   test("time to resolution is measured from the trigger", () => {
     const a = alertJson({
-      id: "a", org_id: "o", rule_id: "r", status: "resolved", metric: "request_count", observed_value: 1,
+      id: "a", org_id: "o", source: "rule", rule_id: "r", monitor_id: null, status: "resolved", metric: "request_count", observed_value: 1,
       threshold_value: 1, triggered_at: NOW, acknowledged_at: null, resolved_at: NOW + 90_500, resolution_notes: "x"
     })
     expect(a.time_to_resolution_seconds).toBe(90.5)

@@ -24,7 +24,7 @@ const setup = (rule: Partial<RuleInput> = {}) =>
     const keys = yield* Keys
     const alerts = yield* Alerts
     const org = yield* keys.upsertOrg("acme", "developer")
-    const created = yield* alerts.createRule(org.id, {
+    const { rule: created } = yield* alerts.createRule(org.id, {
       name: "busy",
       metric: "request_count",
       operator: "gte",

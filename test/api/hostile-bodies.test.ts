@@ -34,8 +34,10 @@ beforeAll(async () => {
 afterAll(() => svc?.stop())
 
 const bodyRoutes = makeOperations(Api, rawRoutes).all.filter((o) => o.method !== "GET")
-// DELETE reads no body: aim it at a missing rule so the others keep theirs.
-const pathOf = (r: { path: string; method: string }) => r.path.replace(/:id/, () => (r.method === "DELETE" ? "rule_missing" : ruleId))
+// DELETE, rotate-secret and test read no body: aim them at a missing rule so they answer 404
+// (and the others keep the rule).
+const readsNoBody = (r: { path: string; method: string }) => r.method === "DELETE" || /\/(rotate-secret|test)$/.test(r.path)
+const pathOf = (r: { path: string; method: string }) => r.path.replace(/:id/, () => (readsNoBody(r) ? "rule_missing" : ruleId))
 
 const deep = "[".repeat(100_000) + "]".repeat(100_000)
 const deepObject = '{"a":'.repeat(100_000) + "1" + "}".repeat(100_000)
@@ -60,7 +62,8 @@ const send = async (method: string, path: string, body: string | ReadableStream<
 describe("hostile bodies on every body-taking route", () => {
   test("the inventory holds every body-taking route", () => {
     expect(bodyRoutes.map((r) => r.operation).sort()).toEqual(
-      ["acknowledgeAlert", "createAlertRule", "deleteAlertRule", "mcpServer", "resolveAlert", "updateAlertRule"]
+      ["acknowledgeAlert", "createAlertRule", "createMonitor", "deleteAlertRule", "deleteMonitor", "mcpServer", "resolveAlert",
+        "rotateAlertRuleSecret", "rotateMonitorSecret", "testAlertRule", "updateAlertRule", "updateMonitor"]
     )
   })
 
@@ -69,7 +72,7 @@ describe("hostile bodies on every body-taking route", () => {
       for (const body of [deep, deepObject]) {
         const res = await send(r.method, pathOf(r), body, { "content-type": "application/json" })
         expect({ op: r.operation, ok: res.status >= 400 && res.status < 500 }).toEqual({ op: r.operation, ok: true })
-        if (["createAlertRule", "updateAlertRule", "resolveAlert", "mcpServer"].includes(r.operation)) {
+        if (["createAlertRule", "updateAlertRule", "resolveAlert", "mcpServer", "createMonitor", "updateMonitor"].includes(r.operation)) {
           expect({ op: r.operation, status: res.status, code: res.body.error.code }).toEqual({ op: r.operation, status: 400, code: "invalid_request" })
         }
       }
@@ -93,7 +96,7 @@ describe("hostile bodies on every body-taking route", () => {
           // MCP answers unparsable JSON in JSON-RPC: error -32700 (HTTP 200), as the protocol asks.
           const ok = r.operation === "mcpServer" && res.status === 200 ? res.body.error?.code === -32700 : res.status >= 400 && res.status < 500
           expect({ op: r.operation, headers, ok }).toEqual({ op: r.operation, headers, ok: true })
-          if (r.operation === "createAlertRule" || r.operation === "updateAlertRule") expect(res.status).toBe(400)
+          if (["createAlertRule", "updateAlertRule", "createMonitor", "updateMonitor"].includes(r.operation)) expect(res.status).toBe(400)
         }
       }
     }

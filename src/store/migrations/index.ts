@@ -6,10 +6,14 @@ import m0001 from "./0001_init"
 import m0004 from "./0004_analytics"
 import m0006 from "./0006_quota_usage"
 import m0010 from "./0010_ct_cache"
+import m0020 from "./0020_webhook_secrets"
+import m0050 from "./0050_monitors"
 
 export const migrations = {
   "0001_init": m0001,
   "0004_analytics": m0004,
   "0006_quota_usage": m0006,
-  "0010_ct_cache": m0010
+  "0010_ct_cache": m0010,
+  "0020_webhook_secrets": m0020,
+  "0050_monitors": m0050
 }
