@@ -73,7 +73,7 @@ for (const kind of kinds) {
     test("alert rules: create, list, get, update, delete", async () => {
       const db = instance(await kind.newDatabase())
       try {
-        const rule = await db.run(Effect.flatMap(Alerts, (a) => a.createRule("org_1", {
+        const { rule } = await db.run(Effect.flatMap(Alerts, (a) => a.createRule("org_1", {
           name: "busy", metric: "request_count", operator: "gte", threshold_value: 2.5, window_minutes: 5,
           channels: [{ type: "webhook", url: "http://127.0.0.1:1/h" }], cooldown_minutes: 10, enabled: true
         })))

@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test"
 import { Effect } from "effect"
 import { Alerts } from "../../src/alerts/Alerts"
 import { acquireLease } from "../../src/alerts/Lease"
-import { claimDue } from "../../src/alerts/Outbox"
+import { claimRows } from "../../src/alerts/Outbox"
 import { MINUTE } from "../../src/analytics/rollup"
 import * as Sketch from "../../src/analytics/sketch"
 import { Keys, type Organization } from "../../src/auth/Keys"
@@ -143,12 +143,12 @@ for (const kind of kinds) {
           alert_id: `alert_${i}`, org_id: "org", event: "alert.triggered", channel_type: "webhook",
           destination: "http://127.0.0.1:1/", payload: "{}", status: "pending", attempts: 0, next_attempt_at: now, created_at: now
         })))}`)
-        const claims = await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 ? a : b).run(claimDue(false))))
+        const claims = await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 ? a : b).run(claimRows(10, () => true))))
         const ids = claims.flat().map((r) => r.id)
         expect(ids.length).toBe(50)
         expect(new Set(ids).size).toBe(50)
         // nothing left to claim until the claim window passes
-        expect((await a.run(claimDue(false))).length).toBe(0)
+        expect((await a.run(claimRows(10, () => true))).length).toBe(0)
       } finally {
         await Promise.all([a.stop(), b.stop()])
       }
@@ -158,7 +158,7 @@ for (const kind of kinds) {
       const url = await kind.newDatabase()
       const [a, b] = [instance(url), instance(url)]
       try {
-        const rule = await a.run(Effect.flatMap(Alerts, (al) => al.createRule("org_1", {
+        const { rule } = await a.run(Effect.flatMap(Alerts, (al) => al.createRule("org_1", {
           name: "r", metric: "request_count", operator: "gte", threshold_value: 1, window_minutes: 5,
           channels: [{ type: "webhook", url: "http://127.0.0.1:1/h" }], cooldown_minutes: 0, enabled: true
         })))
