@@ -1,6 +1,6 @@
 /**
- * The ten MCP tools (DECISIONS.md "MCP"): five lookups of their own (this file) and the five
- * analyses of the REST API (./analysisTools.ts). Each is defined by an argument Schema and an
+ * The MCP tools (DECISIONS.md "MCP"): five lookups of their own (this file), the five analyses
+ * of the REST API (./analysisTools.ts) and `monitor_status` (./monitorTool.ts). Each is defined by an argument Schema and an
  * output Schema (./tool.ts); a tool that fails on its target yields ToolFailure (→ `isError: true`).
  */
 import { Clock, Context, Effect, Layer } from "effect"
@@ -8,6 +8,7 @@ import { AppConfig } from "../Config"
 import { DnsResolver } from "../dns/DnsResolver"
 import { parseTarget } from "../probe/guard"
 import { makeAnalysisTools } from "./analysisTools"
+import { makeMonitorStatusTool } from "./monitorTool"
 import { DnsLookupArgs, DomainIntelligenceArgs, SecurityHeadersArgs, SslCertificateArgs, WhoisLookupArgs } from "./args"
 import { CertInspector } from "./CertInspector"
 import { renderRecord, reverseName, wireTypeName, withholdPrivate, type RecordTypeName } from "./dnsRecords"
@@ -176,7 +177,8 @@ export class Tools extends Context.Tag("domain-intel/McpTools")<Tools, {
       })
 
       const analyses = yield* makeAnalysisTools
-      const list: ReadonlyArray<ToolDefinition> = [dnsTool, whoisTool, sslTool, headersTool, intelligenceTool, ...analyses]
+      const monitorStatus = yield* makeMonitorStatusTool
+      const list: ReadonlyArray<ToolDefinition> = [dnsTool, whoisTool, sslTool, headersTool, intelligenceTool, ...analyses, monitorStatus]
       const byName = new Map(list.map((t) => [t.name, t]))
       return { list, get: (name: string) => byName.get(name) }
     })

@@ -20,6 +20,7 @@ import { jsonDepth, MAX_JSON_DEPTH } from "../http/body"
 import type { RawRoute } from "../http/Operation"
 import { WafDetection } from "../waf/WafDetection"
 import { CertInspector } from "./CertInspector"
+import { Monitors } from "../monitors/Monitors"
 import { McpServer } from "./McpServer"
 import { Outbound } from "./Outbound"
 import { isSupportedVersion, type ProtocolVersion, SUPPORTED_VERSIONS, VERSION_HEADER } from "./protocol"
@@ -85,7 +86,7 @@ export const McpRouteLive = HttpApiBuilder.Router.use((router) =>
  */
 export const McpServicesLive = McpServer.Live.pipe(
   Layer.provideMerge(Tools.Live),
-  Layer.provideMerge(Layer.mergeAll(Rdap.Live, CertInspector.Live, ContentFreshness.Live, WafDetection.Live)),
+  Layer.provideMerge(Layer.mergeAll(Rdap.Live, CertInspector.Live, ContentFreshness.Live, WafDetection.Live, Monitors.Default)),
   Layer.provideMerge(Outbound.Live)
 )
 

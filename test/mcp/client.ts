@@ -44,7 +44,8 @@ export const toolCalls = (fx: Fixtures): ReadonlyArray<{ name: string; arguments
   { name: "waf_detection", arguments: { domain: `http://site.test:${fx.site.port}/` } },
   { name: "content_freshness", arguments: { domain: `http://site.test:${fx.site.port}/` } },
   { name: "zone_hygiene", arguments: { domain: "good.test" } },
-  { name: "ct_logs", arguments: { domain: "good.test", limit: 2 } }
+  { name: "ct_logs", arguments: { domain: "good.test", limit: 2 } },
+  { name: "monitor_status", arguments: {} }
 ]
 
 const ajv = new Ajv({ strict: false, allErrors: true })
@@ -57,11 +58,11 @@ export interface ToolInfo {
   outputSchema?: Record<string, unknown>
 }
 
-/** What every tools/list must show: ten tools, titles, the three hints, object output schemas. */
+/** What every tools/list must show: eleven tools, titles, the three hints, object output schemas. */
 export const checkToolList = (tools: ReadonlyArray<ToolInfo>) => {
   expect(tools.map((t) => t.name).sort()).toEqual([
     "content_freshness", "ct_logs", "dns_lookup", "domain_intelligence", "http_check",
-    "security_headers", "ssl_certificate", "waf_detection", "whois_lookup", "zone_hygiene"
+    "monitor_status", "security_headers", "ssl_certificate", "waf_detection", "whois_lookup", "zone_hygiene"
   ])
   for (const t of tools) {
     expect(typeof t.title).toBe("string")
