@@ -1,5 +1,6 @@
 /** The whole REST interface: one group per feature, the errors any request may meet at API level. */
 import { HttpApi, OpenApi } from "@effect/platform"
+import { AccountApi } from "./account/api"
 import { AlertsApi } from "./alerts/api"
 import { AnalyticsApi } from "./analytics/api"
 import {
@@ -27,6 +28,7 @@ export class Api extends HttpApi.make("domain-intel")
   .add(CtApi)
   .add(FreshnessApi)
   .add(WafApi)
+  .add(AccountApi)
   .add(MonitorsApi)
   // Any request: a bad parameter or body, an unknown route or method, a body over 1 MiB, an
   // operation past its deadline (502), a defect.

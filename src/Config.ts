@@ -2,7 +2,7 @@
  * Every environment variable the service reads, in one place (DECISIONS.md, "Configuration").
  * Read only through Effect `Config`, so tests swap the provider instead of touching `process.env`.
  */
-import { Config, Context, Effect, Layer, Option } from "effect"
+import { Config, Context, Effect, Layer, Option, type Redacted } from "effect"
 import { readFileSync } from "node:fs"
 
 export interface ResolverAddress {
@@ -81,6 +81,12 @@ export interface AppConfigShape {
   readonly zoneAuditQueueMs: number
   /** Queries per second (and burst) to one nameserver address, over all audits of the instance. */
   readonly dnsDestinationQps: number
+  /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>` (docs/operating.md). */
+  readonly metricsToken: Option.Option<Redacted.Redacted<string>>
+  /** One JSON access-log line per request on stderr (LOG_ACCESS, default true). */
+  readonly logAccess: boolean
+  /** Origins allowed to call the API from a browser (CORS_ORIGINS, comma list; default none). */
+  readonly corsOrigins: ReadonlyArray<string>
   /**
    * Total time one operation may take before it is answered 502 upstream_unavailable
    * (OPERATION_DEADLINE_MS, default 25000, 1000-120000). http-check: its own `timeout` + 2 s.
@@ -125,6 +131,12 @@ const config = Config.all({
   zoneAuditConcurrencyPerOrg: Config.integer("ZONE_AUDIT_CONCURRENCY_PER_ORG").pipe(Config.withDefault(2), Config.validate({ message: "ZONE_AUDIT_CONCURRENCY_PER_ORG must be at least 1", validation: (n) => n >= 1 })),
   zoneAuditQueueMs: Config.integer("ZONE_AUDIT_QUEUE_MS").pipe(Config.withDefault(5000), Config.validate({ message: "ZONE_AUDIT_QUEUE_MS must be 0-60000", validation: (n) => n >= 0 && n <= 60000 })),
   dnsDestinationQps: Config.integer("DNS_DESTINATION_QPS").pipe(Config.withDefault(20), Config.validate({ message: "DNS_DESTINATION_QPS must be at least 1", validation: (n) => n >= 1 })),
+  metricsToken: Config.redacted("METRICS_TOKEN").pipe(Config.option),
+  logAccess: Config.boolean("LOG_ACCESS").pipe(Config.withDefault(true)),
+  corsOrigins: Config.string("CORS_ORIGINS").pipe(
+    Config.withDefault(""),
+    Config.map((s) => s.split(",").map((o) => o.trim().replace(/\/+$/, "")).filter((o) => o.length > 0))
+  ),
   operationDeadlineMs: Config.integer("OPERATION_DEADLINE_MS").pipe(
     Config.withDefault(25000),
     Config.validate({ message: "OPERATION_DEADLINE_MS must be between 1000 and 120000", validation: (n) => n >= 1000 && n <= 120000 })

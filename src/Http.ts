@@ -2,7 +2,7 @@
  * Wiring: every service layer once, the API with its middlewares, the server.
  * Tests provide `AppLive` with their own configuration and a server on a random loopback port.
  */
-import { HttpApiBuilder, HttpApiScalar, HttpApp, HttpMiddleware, HttpRouter, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, HttpApp, HttpMiddleware, HttpRouter, HttpServer } from "@effect/platform"
 import { BunHttpServer } from "@effect/platform-bun"
 import { Effect, FiberRef, Layer, Option } from "effect"
 import { AlertsLive } from "./alerts/http"
@@ -10,6 +10,9 @@ import { AlertsWorkers } from "./alerts/Workers"
 import { Api } from "./Api"
 import { AnalyticsLive } from "./analytics/http"
 import { AnalyticsWorkers } from "./analytics/Pruning"
+import { Accounts } from "./account/Accounts"
+import { AccountLive } from "./account/http"
+import { KeyActivity } from "./account/KeyActivity"
 import { AuthLive, Bearer } from "./auth/Auth"
 import { Keys } from "./auth/Keys"
 import { AppConfig } from "./Config"
@@ -33,6 +36,10 @@ import { CtHistory } from "./mcp/CtHistory"
 import { McpLive, mcpRawRoutes } from "./mcp/http"
 import { MonitorsLive } from "./monitors/http"
 import { MonitorsWorkers } from "./monitors/Scheduler"
+import { makeAccessLog } from "./observability/accessLog"
+import { cors } from "./observability/cors"
+import { MetricsRoute } from "./observability/routes"
+import { OpenApiRoutes } from "./openapi/routes"
 import { NetworkLive } from "./network/http"
 import { HttpProbe } from "./probe/HttpProbe"
 import { SqlLive } from "./store/Sql"
@@ -61,13 +68,14 @@ const CtWithinDeadline = CtAggregator.Live.pipe(
 
 /** Services shared by the server and the CLI. */
 export const ServicesLive = Bearer.Default.pipe(
-  Layer.provideMerge(Layer.mergeAll(Keys.Default, Quota.Default, RequestLog.Default, OperationsLive)),
+  Layer.provideMerge(Layer.mergeAll(KeyActivity.Default, Quota.Default, RequestLog.Default, OperationsLive)),
+  Layer.provideMerge(Layer.mergeAll(Keys.Default, Accounts.Default.pipe(Layer.provide(Keys.Default)))),
   Layer.provideMerge(ZoneHygiene.Live),
   Layer.provideMerge(Layer.mergeAll(HttpProbe.Live, DnssecValidator.Live, CtWithinDeadline).pipe(Layer.provideMerge(DnsResolver.Live))),
   Layer.provideMerge(SqlLive)
 )
 
-const GroupsLive = Layer.mergeAll(SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive, MonitorsLive).pipe(
+const GroupsLive = Layer.mergeAll(AccountLive, SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive, MonitorsLive).pipe(
   Layer.provide(Layer.mergeAll(ContentFreshness.Live, WafDetection.Live))
 )
 
@@ -80,9 +88,11 @@ const ApiLive = HttpApiBuilder.api(Api).pipe(
 )
 
 /** The API served on whatever HttpServer is provided (needs ServicesLive and AppConfig). */
-export const AppLive = HttpApiBuilder.serve(pipeline).pipe(
-  Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
-  Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
+export const AppLive = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config) => HttpApiBuilder.serve((app) => cors(config.corsOrigins)(pipeline(app))))
+).pipe(
+  Layer.provide(OpenApiRoutes), // /openapi.json and /docs, built on first request
+  Layer.provide(MetricsRoute), // /metrics
   Layer.provide(renderErrors),
   Layer.provide(ApiLive),
   Layer.provide(WorkersLive),

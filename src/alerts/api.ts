@@ -3,6 +3,7 @@ import { Schema } from "effect"
 import { Auth } from "../auth/Auth"
 import { AlertAlreadyResolvedWire, NotFoundWire, TargetForbiddenWire } from "../domain/errors"
 import { PlanLabel } from "../http/Operation"
+import { IntParam } from "../openapi/params"
 import { MonitorKind } from "../monitors/kinds"
 import { parseTarget } from "../probe/guard"
 
@@ -186,9 +187,7 @@ export class AlertsApi extends HttpApiGroup.make("alerts")
         rule_id: Schema.optional(Schema.String.pipe(Schema.maxLength(100))),
         monitor_id: Schema.optional(Schema.String.pipe(Schema.maxLength(100))),
         source: Schema.optional(Schema.Literal("rule", "monitor")),
-        limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 500)).annotations({
-          description: "1-500, default 100; newest first"
-        }))
+        limit: Schema.optional(IntParam({ min: 1, max: 500, default: 100, description: "alerts returned at most, newest first" }))
       }))
       .addSuccess(Schema.Struct({ alerts: Schema.Array(Alert) }))
       .annotate(PlanLabel, "developer")

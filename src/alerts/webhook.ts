@@ -11,6 +11,7 @@ import * as https from "node:https"
 import { TargetForbidden } from "../domain/errors"
 import { parseTarget, type VettedTarget, vetTarget } from "../probe/guard"
 import { webhookHeaders } from "./analyze"
+import { countOutbound } from "../observability/metrics"
 
 /** The whole of one POST, DNS and the receiver's answer included (DECISIONS.md, Alert webhooks). */
 export const WEBHOOK_DEADLINE_MS = 10_000
@@ -74,7 +75,7 @@ export const sendWebhook = (m: WebhookMessage) =>
       "user-agent": "domain-intel-webhooks/2",
       "x-domain-intel-event": m.event,
       ...webhookHeaders(m.secret, m.webhookId, Math.floor(now / 1000), m.body)
-    })
+    }).pipe(countOutbound("webhook")) // domain_intel_outbound_requests_total
     if (status < 200 || status > 299) {
       return yield* Effect.fail(new DeliveryFailed(`receiver answered ${status}`, false, status))
     }

@@ -77,23 +77,20 @@ export class Analytics extends Effect.Service<Analytics>()("domain-intel/Analyti
     // An empty blob literal, for reports that need no latency sketch.
     const noSketch = sql.onDialectOrElse({ pg: () => sql.literal("'\\x'::bytea"), orElse: () => sql.literal("X''") })
 
-    /** Organization rollup rows covering [from, to): whole hours plus edge minutes. */
+    /** Organization rollup rows covering [from, to): whole hours plus edge minutes, in one statement. */
     const orgRows = (orgId: string, from: number, to: number, withSketch: boolean) =>
-      Effect.gen(function*() {
+      Effect.suspend(() => {
         const r = splitRanges(from, to)
         const cols = withSketch
           ? sql`ts, requests, errors, latency_sum, cache_hits, cache_misses, sketch`
           : sql`ts, requests, errors, latency_sum, cache_hits, cache_misses, ${noSketch} AS sketch`
-        const out: Array<OrgRow> = []
-        if (r.hours[0] < r.hours[1]) {
-          out.push(...(yield* sql<OrgRow>`SELECT ${cols} FROM rollup_hour
-            WHERE org_id = ${orgId} AND ts >= ${r.hours[0]} AND ts < ${r.hours[1]}`))
-        }
-        for (const [a, b] of r.minutes) {
-          out.push(...(yield* sql<OrgRow>`SELECT ${cols} FROM rollup_minute
-            WHERE org_id = ${orgId} AND ts >= ${a} AND ts < ${b}`))
-        }
-        return out
+        const parts = [
+          ...(r.hours[0] < r.hours[1] ? [sql`SELECT ${cols} FROM rollup_hour
+              WHERE org_id = ${orgId} AND ts >= ${r.hours[0]} AND ts < ${r.hours[1]}`] : []),
+          ...r.minutes.map(([a, b]) => sql`SELECT ${cols} FROM rollup_minute
+              WHERE org_id = ${orgId} AND ts >= ${a} AND ts < ${b}`)
+        ]
+        return sql<OrgRow>`${parts.reduce((acc, p) => sql`${acc} UNION ALL ${p}`)}`.pipe(Effect.map((rows): Array<OrgRow> => [...rows]))
       })
 
     /** Per-operation totals over [from, to). */

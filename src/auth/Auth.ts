@@ -23,7 +23,8 @@ import { Operations } from "../http/Operation"
 import { attributeIn, factsIn } from "../http/RequestFacts"
 import { Quota } from "../metering/Quota"
 import { Caller, type CallerShape } from "./Caller"
-import { type AuthenticatedKey, Keys, type Organization } from "./Keys"
+import { KeyActivity } from "../account/KeyActivity"
+import { type AuthenticatedAuditToken, type AuthenticatedKey, Keys } from "./Keys"
 
 export class Auth extends HttpApiMiddleware.Tag<Auth>()("domain-intel/Auth", {
   failure: Schema.Union(UnauthorizedWire, PlanForbiddenWire, QuotaExceededWire, NotFoundWire),
@@ -47,17 +48,25 @@ export class Bearer extends Effect.Service<Bearer>()("domain-intel/Bearer", {
     const keys = yield* Keys
     const quota = yield* Quota
     const operations = yield* Operations
-    // Key lookups are memoised briefly so a busy client costs one indexed read per 30 s.
-    const byKey = memo(30_000, 10_000, (token: string) => keys.authenticate(token).pipe(Effect.orDie))
-    const byAuditToken = memo(30_000, 10_000, (token: string) => keys.auditTokenOrg(token).pipe(Effect.orDie))
+    // Key lookups are memoised briefly so a busy client costs one indexed read per 30 s. The memo
+    // is dropped whenever the store-wide auth revision moves (revocation, rotation, plan change:
+    // polled every 500 ms by KeyActivity) and an entry never outlives its key's expiry.
+    const activity = yield* KeyActivity
+    const freshness = {
+      revision: activity.revision,
+      validUntil: (v: Option.Option<AuthenticatedKey | AuthenticatedAuditToken>) => (Option.isSome(v) ? v.value.expiresAt : null)
+    }
+    const byKey = memo(30_000, 10_000, (token: string) => keys.authenticate(token).pipe(Effect.orDie), freshness)
+    const byAuditToken = memo(30_000, 10_000, (token: string) => keys.auditTokenOrg(token).pipe(Effect.orDie), freshness)
 
     const lookup = (token: string, operation: string): Effect.Effect<Option.Option<CallerShape>> =>
       Effect.flatMap(byKey.get(token), (key: Option.Option<AuthenticatedKey>) => {
         if (Option.isSome(key)) {
+          activity.touch(key.value.keyId, Date.now()) // last_used_at, written in batches
           return Effect.succeed(Option.some({ org: key.value.org, plan: key.value.org.plan, keyId: key.value.keyId, auditToken: null }))
         }
         if (!auditTokenOperations.has(operation) || !token.startsWith("dia_")) return Effect.succeed(Option.none())
-        return Effect.map(byAuditToken.get(token), Option.map((org: Organization) => ({ org, plan: org.plan, keyId: null, auditToken: token })))
+        return Effect.map(byAuditToken.get(token), Option.map(({ org }: AuthenticatedAuditToken) => ({ org, plan: org.plan, keyId: null, auditToken: token })))
       })
 
     const check = (rawToken: string, units = 1): Effect.Effect<CallerShape, BearerFailure> =>
@@ -104,17 +113,31 @@ export class Bearer extends Effect.Service<Bearer>()("domain-intel/Bearer", {
  * Memoises an effectful lookup for `ttlMs`: a hit costs one Map read (this runs on every
  * request, where Effect's Cache costs several times more); the oldest entry goes at capacity.
  */
-const memo = <K, V>(ttlMs: number, capacity: number, lookup: (key: K) => Effect.Effect<V>) => {
+const memo = <K, V>(
+  ttlMs: number,
+  capacity: number,
+  lookup: (key: K) => Effect.Effect<V>,
+  freshness: { readonly revision: () => number; readonly validUntil: (value: V) => number | null }
+) => {
   const entries = new Map<K, { readonly value: V; readonly expires: number }>()
+  let seen = freshness.revision()
   const get = (key: K): Effect.Effect<V> =>
     Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      const r = freshness.revision()
+      if (r !== seen) {
+        seen = r // a revocation, rotation or plan change somewhere: forget every lookup
+        entries.clear()
+      }
       const hit = entries.get(key)
       if (hit !== undefined && hit.expires > now) return Effect.succeed(hit.value)
+      const asked = seen
       return Effect.tap(lookup(key), (value) =>
         Effect.sync(() => {
+          if (asked !== seen) return // the revision moved while we read: do not keep a stale answer
           entries.delete(key)
           if (entries.size >= capacity) entries.delete(entries.keys().next().value as K)
-          entries.set(key, { value, expires: now + ttlMs })
+          const until = freshness.validUntil(value)
+          entries.set(key, { value, expires: until === null ? now + ttlMs : Math.min(now + ttlMs, until) })
         }))
     })
   return { get }

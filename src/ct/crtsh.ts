@@ -8,6 +8,7 @@
 import { FetchHttpClient, HttpClient, HttpClientError, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
 import { Data, Duration, Effect, Either, Layer, Schedule, Schema, Stream } from "effect"
 import type { CrtShRow } from "./analyze"
+import { countOutbound } from "../observability/metrics"
 
 const MAX_BODY = 64 * 1024 * 1024
 
@@ -68,7 +69,8 @@ export const makeCrtShClient = (baseUrl: string) =>
       client.get("/", { urlParams }).pipe(
         Effect.mapError(classify),
         Effect.flatMap(readCapped),
-        Effect.scoped
+        Effect.scoped,
+        countOutbound("ct") // domain_intel_outbound_requests_total
       )
 
     /** `?q=<domain>&output=json`, retried within `budgetMs`. */

@@ -12,6 +12,7 @@ import * as dgram from "node:dgram"
 import * as net from "node:net"
 import * as packet from "dns-packet"
 import { AppConfig, type ResolverAddress } from "../Config"
+import { countOutbound } from "../observability/metrics"
 
 export interface DnsQuestion {
   readonly name: string
@@ -200,9 +201,10 @@ const tcpExchange = (q: DnsQuestion, server: ResolverAddress, timeoutMs: number)
   )
 
 export const exchange = (q: DnsQuestion, server: ResolverAddress, timeoutMs: number): Effect.Effect<DnsAnswerSet, DnsError> =>
-  q.tcp
+  (q.tcp
     ? tcpExchange(q, server, timeoutMs)
     : Effect.flatMap(udpExchange(q, server, timeoutMs), (ans) => (ans.flags.tc ? tcpExchange(q, server, timeoutMs) : Effect.succeed(ans)))
+  ).pipe(countOutbound("dns")) // domain_intel_outbound_requests_total
 
 export interface DnsResolverShape {
   /** One question, to `q.server` or to the configured recursive resolvers in turn. */

@@ -11,6 +11,29 @@ export const ZoneHygieneParams = Schema.Struct({
   domain: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(300)).annotations({ description: "Zone apex, e.g. example.com" })
 })
 
+/** The zone's CAA set (RFC 8659: the closest one climbing from the name), or null when it could not be read. */
+const CaaDetail = Schema.Struct({
+  found_at: N(Schema.String).annotations({ description: "the name the CAA set was found at; null when no name up the tree has one" }),
+  records: Schema.Array(Schema.Struct({ flags: Schema.Number, tag: Schema.String, value: Schema.String })),
+  issue: Schema.Array(Schema.String).annotations({ description: "CA domains allowed to issue (issue tags)" }),
+  issuewild: Schema.Array(Schema.String).annotations({ description: "CA domains allowed to issue wildcard certificates (issuewild tags)" })
+}).annotations({ identifier: "ZoneCaa" })
+
+/** What DNSSEC validation of the zone found, or null when it could not be determined. */
+const DnssecDetail = Schema.Struct({
+  status: Schema.Literal("secure", "insecure", "bogus", "indeterminate"),
+  reason: N(Schema.String),
+  signed: Schema.Boolean,
+  ds_present: Schema.Boolean,
+  algorithms: Schema.Array(Schema.Number).annotations({ description: "DNSKEY algorithm numbers (IANA)" }),
+  denial: N(Schema.Literal("nsec", "nsec3")),
+  nsec3: N(Schema.Struct({ algorithm: Schema.Number, iterations: Schema.Number, salt: Schema.String, opt_out: Schema.Boolean })),
+  nsec3_compliant: N(Schema.Boolean).annotations({ description: "RFC 9276: 0 extra iterations and an empty salt" }),
+  chain: Schema.Array(Schema.Struct({ zone: Schema.String, status: Schema.String, detail: Schema.String })),
+  verified_rrsets: Schema.Array(Schema.String),
+  earliest_expiration: N(Schema.String).annotations({ description: "ISO 8601: the earliest RRSIG expiration seen" })
+}).annotations({ identifier: "ZoneDnssec" })
+
 export const ZoneHygieneReport = Schema.Struct({
   domain: Schema.String,
   nameservers: Schema.Array(Schema.String),
@@ -49,8 +72,8 @@ export const ZoneHygieneReport = Schema.Struct({
     records: Schema.Number,
     status: Schema.String
   })),
-  caa: Schema.Unknown,
-  dnssec: Schema.Unknown,
+  caa: N(CaaDetail),
+  dnssec: N(DnssecDetail),
   checks: Schema.Array(Schema.Struct({
     check: Schema.String,
     passed: Schema.Boolean,

@@ -10,6 +10,7 @@
 import { Context, Effect, Layer } from "effect"
 import type { CallerShape } from "../auth/Caller"
 import { RequestLog } from "../metering/RequestLog"
+import { accessLogObserver } from "../observability/accessLog"
 import type { CacheOutcome } from "./RequestFacts"
 
 export interface FinishedRequest {
@@ -69,5 +70,5 @@ export const requestLogObserver: Effect.Effect<RequestObserverShape, never, Requ
 /** The observers the server runs. */
 export const RequestObserverLive = Layer.effect(
   RequestObserver,
-  Effect.map(requestLogObserver, (log) => RequestObserver.combine(log))
+  Effect.map(Effect.zip(requestLogObserver, accessLogObserver), ([log, access]) => RequestObserver.combine(log, access))
 )

@@ -4,6 +4,7 @@ import { Channel, ChannelOut, SigningSecret } from "../alerts/api"
 import { Auth } from "../auth/Auth"
 import { NotFoundWire, PlanForbiddenWire, TargetForbiddenWire } from "../domain/errors"
 import { PlanLabel } from "../http/Operation"
+import { IntParam } from "../openapi/params"
 import type { Conditions } from "./analyze"
 import { MonitorKind } from "./kinds"
 
@@ -177,9 +178,7 @@ export class MonitorsApi extends HttpApiGroup.make("monitors")
     HttpApiEndpoint.get("listMonitorResults", "/v1/monitors/:id/results")
       .setPath(IdPath)
       .setUrlParams(Schema.Struct({
-        limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 500)).annotations({
-          description: "1-500, default 50"
-        })),
+        limit: Schema.optional(IntParam({ min: 1, max: 500, default: 50, description: "results returned at most, newest first" })),
         before: Schema.optional(Schema.String.pipe(Schema.pattern(/^res_\d{15}_[0-9a-f]{1,32}$/)).annotations({
           description: "cursor: a result id (the previous page's next_before); results strictly older"
         }))

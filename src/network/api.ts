@@ -3,9 +3,7 @@ import { Schema } from "effect"
 import { Auth } from "../auth/Auth"
 import { TargetForbiddenWire } from "../domain/errors"
 import { OperationDeadline, PlanLabel } from "../http/Operation"
-
-const IntFromString = (min: number, max: number) =>
-  Schema.NumberFromString.pipe(Schema.int(), Schema.between(min, max))
+import { IntParam } from "../openapi/params"
 
 export const HttpCheckParams = Schema.Struct({
   url: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(2048)).annotations({
@@ -19,8 +17,8 @@ export const HttpCheckParams = Schema.Struct({
     }).annotations({ description: "HEAD (default) or GET" })
   ),
   follow_redirects: Schema.optional(Schema.BooleanFromString.annotations({ description: "default true" })),
-  max_redirects: Schema.optional(IntFromString(0, 10).annotations({ description: "0-10, default 5" })),
-  timeout: Schema.optional(IntFromString(1000, 30000).annotations({ description: "milliseconds, 1000-30000, default 10000" }))
+  max_redirects: Schema.optional(IntParam({ min: 0, max: 10, default: 5, description: "redirects followed at most (when follow_redirects is true)" })),
+  timeout: Schema.optional(IntParam({ min: 1000, max: 30000, default: 10000, description: "milliseconds for the whole check, redirects included" }))
 })
 
 const Nullable = <S extends Schema.Schema.Any>(s: S) => Schema.NullOr(s)

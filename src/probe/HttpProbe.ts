@@ -10,6 +10,7 @@ import { InvalidRequest, TargetForbidden } from "../domain/errors"
 import { DnsResolver } from "../dns/DnsResolver"
 import { parseTarget, TargetUnresolvable, vetTarget, type ParsedTarget } from "./guard"
 import { exchange, WireError, type TlsOutcome, type WireResponse } from "./wire"
+import { countOutbound } from "../observability/metrics"
 
 export interface ProbeRequest {
   readonly url: string
@@ -183,7 +184,10 @@ export class HttpProbe extends Context.Tag("domain-intel/HttpProbe")<HttpProbe, 
           }
         })
 
-      return { fetch }
+      // domain_intel_outbound_requests_total: an answer is `ok`, a failure in the body by its kind.
+      const counted = (req: ProbeRequest) =>
+        fetch(req).pipe(countOutbound("http", (o: ProbeOutcome) => (o.error === null ? "ok" : /timeout/.test(o.error.kind) ? "timeout" : /forbidden/.test(o.error.kind) ? "refused" : "error")))
+      return { fetch: counted }
     })
   )
 }

@@ -186,13 +186,12 @@ export class WafDetection extends Context.Tag("domain-intel/WafDetection")<WafDe
           if (!own.ok) {
             activeProbe = { probed: false, ownership_verified: false, method: null, refusal_reason: own.reason }
           } else {
-            // Canaries go to the final origin only when it stays within the proven domain (a
-            // redirect to someone else's host must not receive attack payloads).
+            // Canaries go only to the verified name itself (DECISIONS.md, Accounts): to the final
+            // origin when a redirect stayed on that very host (http → https), never to a sibling
+            // or parent host, nor to someone else's.
             const final = new URL(outcome.finalUrl)
             const finalHost = final.hostname.replace(/^\[|\]$/g, "").toLowerCase()
-            const base = getDomain(target.host, { allowPrivateDomains: true }) ?? target.host
-            const within = finalHost === target.host || finalHost.endsWith(`.${target.host}`) || finalHost === base || finalHost.endsWith(`.${base}`)
-            const origin = within ? final.origin : new URL(outcome.requestedUrl).origin
+            const origin = finalHost === target.host ? final.origin : new URL(outcome.requestedUrl).origin
             const results = yield* runCanaries(origin, obs?.status ?? null)
             activeProbe = {
               probed: true,

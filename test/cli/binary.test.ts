@@ -7,7 +7,8 @@ import { spawnSync } from "node:child_process"
 import { copyFileSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
-import { startServe, waitUntilUp } from "../support/process"
+import { buildBinary } from "../support/binary"
+import { startServe, until, waitUntilUp } from "../support/process"
 
 const root = resolve(import.meta.dir, "../..")
 const work = mkdtempSync(join(tmpdir(), "di-bin-"))
@@ -15,8 +16,7 @@ const binary = join(work, "domain-intel")
 let origin: ReturnType<typeof Bun.serve>
 
 beforeAll(() => {
-  const built = spawnSync(process.execPath, ["build", "--compile", "src/main.ts", "--outfile", join(work, "build", "domain-intel")], { cwd: root, encoding: "utf8" })
-  if (built.status !== 0) throw new Error(`build failed: ${built.stderr}`)
+  buildBinary(join(work, "build", "domain-intel"))
   copyFileSync(join(work, "build", "domain-intel"), binary)
   origin = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("hello", { headers: { server: "bin-origin" } }) })
 })
@@ -42,7 +42,42 @@ describe("single binary", () => {
     const bad = runCli(["keys", "create", "--org", "acme", "--plan", "platinum"], db)
     expect(bad.status).not.toBe(0)
     const noOrg = runCli(["audit-tokens", "create", "--org", "nobody", "--domain", "x.test"], db)
-    expect(noOrg.status).not.toBe(0)
+    expect(noOrg.status).toBe(2)
+    expect(noOrg.stderr.trim()).toBe("domain-intel: organization 'nobody' does not exist (create it with keys create)")
+  })
+
+  test("keys list, revoke and unknown commands from the binary", () => {
+    const db = { DATABASE_URL: `sqlite:${join(work, "cli2.db")}` }
+    const k = runCli(["keys", "create", "--org", "ops", "--plan", "pro", "--name", "deploy"], db)
+    const id = k.stdout.trim().split("\n").pop()!.split("_")[1]
+    const listed = JSON.parse(runCli(["keys", "list", "--json"], db).stdout)
+    expect(listed).toEqual([expect.objectContaining({ id, org: "ops", plan: "pro", name: "deploy", revoked_at: null })])
+    expect(runCli(["keys", "revoke", id], db).status).toBe(0)
+    expect(JSON.parse(runCli(["keys", "list", "--json"], db).stdout)[0].revoked_at).not.toBeNull()
+    const wrong = runCli(["keys", "delete", id], db)
+    expect(wrong.status).toBe(2)
+    expect(wrong.stderr.trim()).toBe("domain-intel: unknown command 'keys delete'; keys commands: create, list, revoke, rotate (see keys --help)")
+  })
+
+  test("a start on a busy port fails in one line and creates nothing; the next start prints the key", async () => {
+    const busy = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("taken") })
+    const db = join(work, "busy.db")
+    try {
+      const r = runCli(["serve"], { DATABASE_URL: `sqlite:${db}`, PORT: String(busy.port), HOST: "127.0.0.1", LOG_LEVEL: "error" })
+      expect(r.status).toBe(1)
+      expect(r.stdout).not.toContain("di_")
+      expect(r.stderr.trim().split("\n")).toHaveLength(1)
+      expect(r.stderr).toMatch(/^domain-intel: /)
+    } finally {
+      busy.stop(true)
+    }
+    const again = await startServe(binary, ["serve"], { cwd: work, env: env({ DATABASE_URL: `sqlite:${db}` }) })
+    try {
+      const key = await until(() => again.stdout().match(/^di_\S+$/m)?.[0], "the bootstrap key on stdout")
+      expect((await fetch(`http://127.0.0.1:${again.port}/v1/account`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200)
+    } finally {
+      again.child.kill("SIGKILL")
+    }
   })
 
   test("serve creates the default organization, prints its key once, and answers an http-check", async () => {
@@ -53,8 +88,8 @@ describe("single binary", () => {
     })
     try {
       expect(await waitUntilUp(`http://127.0.0.1:${port}/healthz`)).toBe(true)
-      const key = stdout().trim().split("\n").pop()!
-      expect(key).toMatch(/^di_/)
+      // Printed once the listener is bound: just after, not before.
+      const key = await until(() => stdout().match(/^di_\S+$/m)?.[0], "the bootstrap key on stdout")
       const res = await fetch(
         `http://127.0.0.1:${port}/v1/network/http-check?url=${encodeURIComponent(`http://127.0.0.1:${origin.port}/`)}&method=GET`,
         { headers: { authorization: `Bearer ${key}` } }

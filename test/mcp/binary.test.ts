@@ -5,6 +5,7 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { buildBinary } from "../support/binary"
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { spawnSync } from "node:child_process"
 import { copyFileSync, mkdtempSync } from "node:fs"
@@ -35,8 +36,7 @@ const env = (extra: Record<string, string> = {}): Record<string, string> => ({
 })
 
 beforeAll(async () => {
-  const built = spawnSync(process.execPath, ["build", "--compile", "src/main.ts", "--outfile", join(work, "build", "domain-intel")], { cwd: root, encoding: "utf8" })
-  if (built.status !== 0) throw new Error(`build failed: ${built.stderr}`)
+  buildBinary(join(work, "build", "domain-intel"))
   copyFileSync(join(work, "build", "domain-intel"), binary)
   fx = await startFixtures()
   const k = spawnSync(binary, ["keys", "create", "--org", "desktop", "--plan", "pro"], { cwd: work, env: env(), encoding: "utf8", timeout: 30_000 })

@@ -392,7 +392,7 @@ export const analyze = (o: ZoneObservations) => {
   // 8. CAA.
   let hasCaa = false
   let unauthorized: Array<string> = []
-  let caaDetail: unknown = null
+  let caaDetail: { found_at: string | null; records: ReadonlyArray<CaaRecord>; issue: Array<string>; issuewild: Array<string> } | null = null
   if (isIncomplete(o.caa)) cannot("caa", o.caa)
   else {
     hasCaa = o.caa.records.length > 0

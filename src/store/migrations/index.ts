@@ -7,6 +7,7 @@ import m0004 from "./0004_analytics"
 import m0006 from "./0006_quota_usage"
 import m0010 from "./0010_ct_cache"
 import m0020 from "./0020_webhook_secrets"
+import m0040 from "./0040_accounts"
 import m0050 from "./0050_monitors"
 
 export const migrations = {
@@ -15,5 +16,6 @@ export const migrations = {
   "0006_quota_usage": m0006,
   "0010_ct_cache": m0010,
   "0020_webhook_secrets": m0020,
+  "0040_accounts": m0040,
   "0050_monitors": m0050
 }

@@ -1,0 +1,116 @@
+/**
+ * Prometheus metrics (DECISIONS.md, Second wave → Operating it), exposed at GET /metrics.
+ *
+ * prom-client rather than Effect's `Metric`: Effect keeps the numbers but has no Prometheus text
+ * exposition without @effect/opentelemetry and its exporter (not a dependency); prom-client writes
+ * the format (HELP/TYPE lines, label escaping, cumulative histogram buckets, `+Inf`, `_sum`,
+ * `_count`) that `promtool check metrics` accepts, and recording is a synchronous call, cheap
+ * enough for the request path and for one-line calls at the outbound points.
+ *
+ * One registry per process (not prom-client's global one). No organization labels: label
+ * values are operation ids, status codes and fixed kinds, so the series count stays bounded.
+ */
+import { Cause, Effect, Exit, Option } from "effect"
+import { Counter, Gauge, Histogram, Registry } from "prom-client"
+
+export const registry = new Registry()
+
+const requests = new Counter({
+  name: "domain_intel_requests_total",
+  help: "HTTP requests answered, by operation id and status code",
+  labelNames: ["operation", "status"] as const,
+  registers: [registry]
+})
+
+const duration = new Histogram({
+  name: "domain_intel_request_duration_seconds",
+  help: "Time from receiving a request to its response, by operation id",
+  labelNames: ["operation"] as const,
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  registers: [registry]
+})
+
+/** What an outbound request was for. */
+export type OutboundKind = "http" | "dns" | "ct" | "rdap" | "webhook" | "tls"
+/** How it ended: an answer (whatever its status), a timeout, a refusal by the target guard, or another failure. */
+export type OutboundOutcome = "ok" | "error" | "timeout" | "refused"
+
+const outboundTotal = new Counter({
+  name: "domain_intel_outbound_requests_total",
+  help: "Requests the service made to the outside (HTTP probes, DNS queries, CT aggregator, RDAP, webhooks), by kind and outcome",
+  labelNames: ["kind", "outcome"] as const,
+  registers: [registry]
+})
+
+export type CacheResult = "hit" | "miss" | "stale" | "bypass"
+
+const cacheTotal = new Counter({
+  name: "domain_intel_cache_total",
+  help: "Cache look-ups by cache and result",
+  labelNames: ["cache", "result"] as const,
+  registers: [registry]
+})
+
+new Gauge({
+  name: "process_resident_memory_bytes",
+  help: "Resident memory size in bytes",
+  registers: [registry],
+  collect() {
+    this.set(process.memoryUsage().rss)
+  }
+})
+
+const startedAt = Date.now() / 1000
+new Gauge({
+  name: "process_start_time_seconds",
+  help: "Start time of the process since the Unix epoch, in seconds",
+  registers: [registry],
+  collect() {
+    this.set(startedAt)
+  }
+})
+
+/** One answered request (called by the access-log hook for every request). */
+export const recordRequest = (operation: string, status: number, seconds: number): void => {
+  requests.inc({ operation, status: String(status) })
+  duration.observe({ operation }, seconds)
+}
+
+/** One outbound request: a one-line call at each outbound point. */
+export const recordOutbound = (kind: OutboundKind, outcome: OutboundOutcome): void => {
+  outboundTotal.inc({ kind, outcome })
+}
+
+/** One cache look-up. */
+export const recordCache = (cache: string, result: CacheResult): void => {
+  cacheTotal.inc({ cache, result })
+}
+
+/** The exposition text and its content type. */
+export const exposition = async (): Promise<{ readonly text: string; readonly contentType: string }> => ({
+  text: await registry.metrics(),
+  contentType: registry.contentType
+})
+
+/** A failure's outcome label: timeouts and guard refusals by their tag, anything else `error`. */
+const outcomeOfFailure = (e: unknown): OutboundOutcome => {
+  const tag = typeof e === "object" && e !== null && "_tag" in e ? String((e as { _tag: unknown })._tag) : ""
+  const reason = typeof e === "object" && e !== null && "reason" in e ? String((e as { reason: unknown }).reason) : ""
+  if (/Timeout/i.test(tag) || /no answer within/i.test(reason)) return "timeout"
+  if (/Forbidden|Refused/i.test(tag)) return "refused"
+  return "error"
+}
+
+/**
+ * Counts an outbound effect by how it ended (success `ok`, else by its failure; an interrupted
+ * one is not counted): `exchange(q).pipe(countOutbound("dns"))`.
+ */
+export const countOutbound = (kind: OutboundKind, outcomeOfSuccess: (a: any) => OutboundOutcome = () => "ok") =>
+<A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.onExit(self, (exit) =>
+    Effect.sync(() => {
+      if (Exit.isSuccess(exit)) return recordOutbound(kind, outcomeOfSuccess(exit.value))
+      if (Cause.isInterruptedOnly(exit.cause)) return
+      const failure = Cause.failureOption(exit.cause)
+      recordOutbound(kind, Option.isSome(failure) ? outcomeOfFailure(failure.value) : "error")
+    }))
