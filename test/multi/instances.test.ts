@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { type FakeCrtSh, makeRows, startCrtSh } from "../ct/crtsh"
 import { type PostgresCluster, startPostgres } from "../support/postgres"
 import { until } from "../support/process"
-import { createKey, type Instance, spread, startInstance } from "./support"
+import { spawnSync } from "node:child_process"
+import { baseEnv, createKey, type Instance, root, spread, startInstance } from "./support"
 
 let pg: PostgresCluster
 let url: string
@@ -109,6 +110,17 @@ describe("two instances on one PostgreSQL database", () => {
     expect(second.count).toBe(first.count)
     expect(crt.queries.get("shared.example")).toBe(1)
   }, 30_000)
+
+  test("a key revoked through one instance's store is refused by both within a second", async () => {
+    const key = createKey(url, "revoked-org", "developer")
+    for (const x of both()) expect((await x.call("/v1/alerts/rules", { key })).status).toBe(200)
+    const id = /^di_([0-9a-f]{16})_/.exec(key)![1]
+    const r = spawnSync(process.execPath, ["src/main.ts", "keys", "revoke", id], { cwd: root, env: baseEnv(url), encoding: "utf8", timeout: 30_000 })
+    expect(r.status).toBe(0)
+    // the revision is polled every 500 ms: a second covers it with room
+    await Bun.sleep(1_000)
+    for (const x of both()) expect((await x.call("/v1/alerts/rules", { key })).status).toBe(401)
+  }, 60_000)
 
   test("/readyz fails while the database is down and recovers when it returns", async () => {
     for (const x of both()) expect((await x.call("/readyz")).status).toBe(200)
