@@ -46,6 +46,8 @@ export interface AppConfigShape {
   readonly port: number
   readonly host: string
   readonly databaseUrl: string
+  /** Connections in the PostgreSQL pool of this instance (DATABASE_POOL_MAX, default 10; unused on SQLite). */
+  readonly databasePoolMax: number
   readonly dnsResolvers: ReadonlyArray<ResolverAddress>
   readonly dnsAuthPort: number
   readonly dnsTimeoutMs: number
@@ -96,6 +98,10 @@ const config = Config.all({
   port: Config.integer("PORT").pipe(Config.withDefault(8080)),
   host: Config.string("HOST").pipe(Config.withDefault("0.0.0.0")),
   databaseUrl: Config.string("DATABASE_URL").pipe(Config.withDefault("sqlite:./data/domain-intel.db")),
+  databasePoolMax: Config.integer("DATABASE_POOL_MAX").pipe(
+    Config.withDefault(10),
+    Config.validate({ message: "DATABASE_POOL_MAX must be at least 1", validation: (n) => n >= 1 })
+  ),
   dnsResolvers: Config.string("DNS_RESOLVERS").pipe(
     Config.option,
     Config.map((o) => parseResolverList(Option.getOrElse(o, systemResolvers)))

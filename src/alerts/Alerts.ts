@@ -10,6 +10,7 @@ import { enqueueNotifications, replaceSecret, testChannels } from "./testSend"
 import { randomBytes } from "node:crypto"
 import type { Metric } from "../analytics/analyze"
 import { AlertAlreadyResolved, NotFound } from "../domain/errors"
+import { forUpdate } from "../store/Sql"
 import {
   type AlertEvent,
   alertJson,
@@ -204,6 +205,8 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
     const trigger = Effect.fn("Alerts.trigger")(function*(rule: RuleRow, observed: number) {
       const now = yield* Clock.currentTimeMillis
       return yield* sql.withTransaction(Effect.gen(function*() {
+        // Two evaluators (a lease handed over mid-pass) serialize here on PostgreSQL.
+        yield* sql`SELECT id FROM alert_rules WHERE id = ${rule.id} ${forUpdate(sql)}`
         const open = yield* sql`SELECT 1 FROM alerts WHERE rule_id = ${rule.id} AND status != 'resolved' LIMIT 1`
         if (open.length > 0) return Option.none<ReturnType<typeof alertJson>>()
         const alert: AlertRow = {

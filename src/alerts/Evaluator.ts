@@ -17,7 +17,7 @@ export const evaluateOnce = Effect.gen(function*() {
   const keys = yield* Keys
   yield* Effect.flatMap(RequestLog, (l) => l.flush)
   const rules = yield* sql<RuleRow & { open: number }>`
-    SELECT r.*, EXISTS (SELECT 1 FROM alerts a WHERE a.rule_id = r.id AND a.status != 'resolved') AS open
+    SELECT r.*, CASE WHEN EXISTS (SELECT 1 FROM alerts a WHERE a.rule_id = r.id AND a.status != 'resolved') THEN 1 ELSE 0 END AS open
     FROM alert_rules r WHERE r.enabled = 1 ORDER BY r.id`
   const fired: Array<string> = []
   for (const rule of rules) {

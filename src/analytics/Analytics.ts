@@ -74,6 +74,8 @@ export class Analytics extends Effect.Service<Analytics>()("domain-intel/Analyti
     const sql = yield* SqlClient.SqlClient
     const log = yield* RequestLog
     const quota = yield* Quota
+    // An empty blob literal, for reports that need no latency sketch.
+    const noSketch = sql.onDialectOrElse({ pg: () => sql.literal("'\\x'::bytea"), orElse: () => sql.literal("X''") })
 
     /** Organization rollup rows covering [from, to): whole hours plus edge minutes, in one statement. */
     const orgRows = (orgId: string, from: number, to: number, withSketch: boolean) =>
@@ -81,7 +83,7 @@ export class Analytics extends Effect.Service<Analytics>()("domain-intel/Analyti
         const r = splitRanges(from, to)
         const cols = withSketch
           ? sql`ts, requests, errors, latency_sum, cache_hits, cache_misses, sketch`
-          : sql`ts, requests, errors, latency_sum, cache_hits, cache_misses, X'' AS sketch`
+          : sql`ts, requests, errors, latency_sum, cache_hits, cache_misses, ${noSketch} AS sketch`
         const parts = [
           ...(r.hours[0] < r.hours[1] ? [sql`SELECT ${cols} FROM rollup_hour
               WHERE org_id = ${orgId} AND ts >= ${r.hours[0]} AND ts < ${r.hours[1]}`] : []),
@@ -106,7 +108,7 @@ export class Analytics extends Effect.Service<Analytics>()("domain-intel/Analyti
           SELECT operation, MAX(path) AS path, MAX(category) AS category, SUM(requests) AS requests,
             SUM(errors) AS errors, SUM(cache_hits) AS cache_hits, SUM(cache_misses) AS cache_misses,
             SUM(hit_latency_sum) AS hit_latency_sum, SUM(miss_latency_sum) AS miss_latency_sum
-          FROM (${union}) GROUP BY operation`
+          FROM (${union}) AS parts GROUP BY operation`
       })
 
     const window = (period: Period) => Effect.map(Clock.currentTimeMillis, (now) => resolveWindow(period, now))
@@ -161,7 +163,7 @@ export class Analytics extends Effect.Service<Analytics>()("domain-intel/Analyti
       const now = yield* Clock.currentTimeMillis
       const { from, to } = trailingMinutes(windowMinutes, now)
       const rows = yield* sql<OrgRow>`SELECT ts, requests, errors, latency_sum, cache_hits, cache_misses,
-          ${m === "p95_latency_ms" ? sql`sketch` : sql`X'' AS sketch`}
+          ${m === "p95_latency_ms" ? sql`sketch` : sql`${noSketch} AS sketch`}
         FROM rollup_minute WHERE org_id = ${org.id} AND ts >= ${from} AND ts < ${to}`
       return windowMetric(m, rows)
     }, Effect.orDie)

@@ -23,11 +23,8 @@ export const pruneOnce = Effect.gen(function*() {
   while (true) {
     const oldest = yield* sql<{ id: number; ts: number }>`SELECT id, ts FROM request_log ORDER BY id LIMIT 1`
     if (oldest.length === 0 || oldest[0].ts >= rawCutoff) break
-    const before = yield* sql<{ n: number }>`SELECT total_changes() AS n`
-    yield* sql`DELETE FROM request_log WHERE id IN (
-      SELECT id FROM request_log ORDER BY id LIMIT ${CHUNK}) AND ts < ${rawCutoff}`
-    const after = yield* sql<{ n: number }>`SELECT total_changes() AS n`
-    const deleted = after[0].n - before[0].n
+    const deleted = (yield* sql`DELETE FROM request_log WHERE id IN (
+      SELECT id FROM request_log ORDER BY id LIMIT ${CHUNK}) AND ts < ${rawCutoff} RETURNING id`).length
     raw += deleted
     if (deleted === 0) break
   }

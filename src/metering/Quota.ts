@@ -1,13 +1,20 @@
 /**
- * Monthly quota per organization (SPEC.md Limits). The count of the current UTC month is loaded
- * once per organization from `quota_usage` (kept by the request-log writer), then kept in
- * memory and advanced on every counted request, so the check costs no I/O on the hot path.
+ * Monthly quota per organization (SPEC.md Limits), exact across any number of instances on one
+ * database (docs/postgres.md, "Quotas").
+ *
+ * The count lives in `quota_usage (org_id, month, used)` and only this service writes it: the
+ * check and the count are one conditional upsert (`reserve`), which never lets `used` pass the
+ * plan's limit. To keep the hot path free of I/O, an instance reserves a block of units at once
+ * and hands them out from memory (`held`); blocks shrink as the month's count nears the limit
+ * (down to one unit), so the last units are never parked in an instance that gets no traffic,
+ * and held units are given back when an organization goes idle and at shutdown. A killed
+ * instance loses at most its held blocks (counted, never served): never more than the quota.
  *
  * Public interface: `consume(org, units = 1)` (check and count in one step; an MCP request
- * counts one unit per tools/call) and `used(org)`.
+ * counts one unit per tools/call) and `used(org)`. A request served from held units costs no I/O.
  */
 import { SqlClient } from "@effect/sql"
-import { Clock, Effect } from "effect"
+import { Clock, Effect, Runtime } from "effect"
 import type { Organization } from "../auth/Keys"
 import { monthlyQuota } from "../domain/plans"
 
@@ -28,16 +35,46 @@ export type QuotaDecision =
   | { readonly _tag: "Allowed"; readonly limit: number; readonly remaining: number; readonly resetAt: number }
   | { readonly _tag: "Exceeded"; readonly limit: number; readonly retryAfterSeconds: number; readonly resetAt: number }
 
+/** The most units an instance reserves at once (and so the most a killed instance can strand). */
+export const MAX_BLOCK = 500
+/**
+ * Units to reserve when `remaining` units of the month are left in the store: a sixteenth of
+ * them, at most MAX_BLOCK, at least one. Pure; the rule for every instance.
+ */
+export const blockSize = (remaining: number): number => Math.max(1, Math.min(MAX_BLOCK, Math.floor(remaining / 16)))
+
+/** How long an organization's held units may sit unused before they go back to the store. */
+const IDLE_MS = 1_000
+/**
+ * How long a refusal is remembered: a client hammering a used-up quota costs one statement per
+ * this interval, not one per request. Shorter than IDLE_MS, so units another instance gives back
+ * are seen before anyone could notice.
+ */
+const REFUSAL_MS = 250
+/** A counter holding nothing is dropped from memory after this long unused. */
+const FORGET_MS = 60_000
+
 interface Counter {
-  used: number
+  readonly orgId: string
+  readonly month: number
+  /** Units reserved in the store by this instance and not yet handed out. */
+  held: number
+  /** `used` as the store last reported it (every instance's reservations). */
+  storeUsed: number
+  lastUse: number
+  /** After a refusal: until then, a request needing at least `refusedNeed` is refused without I/O. */
+  refusedUntil: number
+  refusedNeed: number
+  readonly lock: Effect.Semaphore
 }
 
-/** Organizations × months kept in memory; the oldest loaded counter goes first beyond this. */
+/** Organizations × months kept in memory; the oldest counter goes first beyond this. */
 const capacity = 100_000
 
 export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
-  effect: Effect.gen(function*() {
+  scoped: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const runFork = Runtime.runFork(yield* Effect.runtime<never>())
     const counters = new Map<string, Counter>()
     // The month's bounds, recomputed only when `now` leaves them (this runs on every request).
     let month = 0
@@ -49,47 +86,150 @@ export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
       }
       return month
     }
-    const keyOf = (org: Organization, now: number) => `${org.id}|${monthOf(now)}`
 
-    /** The month's counter, read from the store on first use (concurrent first uses share one). */
-    const counter = (org: Organization, now: number): Effect.Effect<Counter> => {
-      const key = keyOf(org, now)
-      const hit = counters.get(key)
-      if (hit !== undefined) return Effect.succeed(hit)
-      return sql<{ used: number }>`SELECT used FROM quota_usage WHERE org_id = ${org.id} AND month = ${monthOf(now)}`
-        .pipe(
-          Effect.orDie,
-          Effect.map((rows) => {
-            const raced = counters.get(key)
-            if (raced !== undefined) return raced
-            if (counters.size >= capacity) counters.delete(counters.keys().next().value as string)
-            const loaded = { used: rows[0]?.used ?? 0 }
-            counters.set(key, loaded)
-            return loaded
-          })
+    /**
+     * Check and count in one statement: adds `n` units to the month's count unless that would
+     * pass `limit`. Returns the new count, or undefined when refused.
+     */
+    const reserveInStore = (orgId: string, m: number, n: number, limit: number) =>
+      sql<{ used: number }>`INSERT INTO quota_usage (org_id, month, used) VALUES (${orgId}, ${m}, ${n})
+        ON CONFLICT (org_id, month) DO UPDATE SET used = quota_usage.used + excluded.used
+        WHERE quota_usage.used + excluded.used <= ${limit}
+        RETURNING used`.pipe(Effect.map((rows) => rows[0]?.used))
+
+    /** Gives `n` unused units back to the month's count. */
+    const returnToStore = (orgId: string, m: number, n: number) =>
+      sql`UPDATE quota_usage SET used = used - ${n} WHERE org_id = ${orgId} AND month = ${m} AND used >= ${n}`
+
+    /** Hands this counter's held units back (idle organization, eviction, shutdown). */
+    const release = (c: Counter) =>
+      Effect.suspend(() => {
+        const n = c.held
+        if (n === 0) return Effect.void
+        c.held = 0
+        c.storeUsed -= n
+        return returnToStore(c.orgId, c.month, n).pipe(
+          Effect.catchAllCause((cause) =>
+            // Still ours: keep them for the next attempt.
+            Effect.zipRight(Effect.sync(() => { c.held += n; c.storeUsed += n }), Effect.logWarning("quota release failed", cause)))
         )
-    }
+      })
 
-    /** Refuses when fewer than `units` are left (nothing is counted then), else counts them. */
-    const decide = (c: Counter, org: Organization, now: number, units: number): QuotaDecision => {
-      const limit = monthlyQuota[org.plan]
-      const reset = nextMonthStart(now)
-      const resetAt = Math.floor(reset / 1000)
-      if (c.used + units > limit) {
-        return { _tag: "Exceeded", limit, retryAfterSeconds: Math.max(1, Math.ceil((reset - now) / 1000)), resetAt }
+    const counterOf = (org: Organization, now: number): Counter => {
+      const m = monthOf(now)
+      const key = `${org.id}|${m}`
+      let c = counters.get(key)
+      if (c === undefined) {
+        if (counters.size >= capacity) {
+          const oldest = counters.keys().next().value as string
+          const evicted = counters.get(oldest)!
+          counters.delete(oldest)
+          if (evicted.held > 0) runFork(release(evicted))
+        }
+        c = {
+          orgId: org.id,
+          month: m,
+          held: 0,
+          storeUsed: 0,
+          lastUse: now,
+          refusedUntil: 0,
+          refusedNeed: 0,
+          lock: Effect.unsafeMakeSemaphore(1)
+        }
+        counters.set(key, c)
       }
-      c.used += units
-      return { _tag: "Allowed", limit, remaining: limit - c.used, resetAt }
+      c.lastUse = now
+      return c
     }
 
-    /** Counts `units` requests (default 1) against the organization's quota, or refuses them all. */
-    const consume = (org: Organization, units = 1): Effect.Effect<QuotaDecision> =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.map(counter(org, now), (c) => decide(c, org, now, units)))
+    const exceeded = (limit: number, now: number): QuotaDecision => ({
+      _tag: "Exceeded",
+      limit,
+      retryAfterSeconds: Math.max(1, Math.ceil((nextMonthStart(now) - now) / 1000)),
+      resetAt: Math.floor(nextMonthStart(now) / 1000)
+    })
 
-    /** Used so far this month (for the usage report). */
+    /** Hands out `units` held units (the caller checked there are enough). */
+    const takeHeld = (c: Counter, limit: number, units: number, now: number): QuotaDecision & { _tag: "Allowed" } => {
+      c.held -= units
+      c.lastUse = now
+      return {
+        _tag: "Allowed" as const,
+        limit,
+        remaining: Math.max(0, limit - (c.storeUsed - c.held)),
+        resetAt: Math.floor(nextMonthStart(c.month) / 1000)
+      }
+    }
+
+    /** Reserves at least `units` more (a block when there is room for one); false when refused. */
+    const reserve = (c: Counter, limit: number, units: number, now: number) =>
+      Effect.gen(function*() {
+        const need = units - c.held
+        const block = Math.min(limit, Math.max(need, blockSize(limit - c.storeUsed)))
+        let granted = block
+        let used = yield* reserveInStore(c.orgId, c.month, block, limit)
+        if (used === undefined && block > need) {
+          granted = need
+          used = yield* reserveInStore(c.orgId, c.month, need, limit)
+        }
+        if (used === undefined) {
+          // Refused: fewer than `need` units are left to this instance.
+          c.storeUsed = Math.max(c.storeUsed, limit - need + 1)
+          c.refusedUntil = now + REFUSAL_MS
+          c.refusedNeed = need
+          return false
+        }
+        c.storeUsed = used
+        c.held += granted
+        return true
+      })
+
+    /** Counts `units` (default 1) against the organization's quota, or refuses them all. */
+    const consume = (org: Organization, units = 1): Effect.Effect<QuotaDecision> =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        const limit = monthlyQuota[org.plan]
+        const c = counterOf(org, now)
+        if (c.held >= units) return Effect.succeed(takeHeld(c, limit, units, now))
+        if (units > limit) return Effect.succeed(exceeded(limit, now))
+        // One reservation at a time per counter: concurrent requests wait for it, then share it.
+        return c.lock.withPermits(1)(Effect.suspend(() => {
+          if (c.held >= units) return Effect.succeed(takeHeld(c, limit, units, now))
+          if (now < c.refusedUntil && units - c.held >= c.refusedNeed) return Effect.succeed(exceeded(limit, now))
+          return reserve(c, limit, units, now).pipe(
+            Effect.map((ok) => (ok ? takeHeld(c, limit, units, now) : exceeded(limit, now)))
+          )
+        })).pipe(Effect.orDie)
+      })
+
+    /** Counted so far this month, by every instance (for the usage report and alert metrics). */
     const used = (org: Organization) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) =>
-        Effect.map(counter(org, now), (c) => ({ limit: monthlyQuota[org.plan], used: c.used })))
+      Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        const m = monthOf(now)
+        const rows = yield* sql<{ used: number }>`SELECT used FROM quota_usage WHERE org_id = ${org.id} AND month = ${m}`
+        const held = counters.get(`${org.id}|${m}`)?.held ?? 0
+        return { limit: monthlyQuota[org.plan], used: Math.max(0, (rows[0]?.used ?? 0) - held) }
+      }).pipe(Effect.orDie)
+
+    const releaseIdle = Effect.gen(function*() {
+      const now = yield* Clock.currentTimeMillis
+      for (const [key, c] of counters) {
+        if (c.held > 0 && now - c.lastUse >= IDLE_MS) yield* c.lock.withPermits(1)(release(c))
+        // Long unused and holding nothing: forget it (a request since would have touched lastUse).
+        else if (c.held === 0 && now - c.lastUse >= FORGET_MS) counters.delete(key)
+      }
+    })
+    // On a wall-clock timer rather than an Effect schedule: housekeeping, not logic, and a
+    // TestClock moved by days would otherwise replay every tick.
+    const idleTimer = setInterval(() => runFork(releaseIdle.pipe(
+      Effect.catchAllCause((cause) => Effect.logWarning("quota release failed", cause))
+    )), IDLE_MS / 2)
+    idleTimer.unref?.()
+    yield* Effect.addFinalizer(() => Effect.sync(() => clearInterval(idleTimer)))
+    // Clean shutdown: every held unit goes back, so a restart loses none.
+    yield* Effect.addFinalizer(() =>
+      Effect.forEach(counters.values(), (c) => release(c), { discard: true }).pipe(Effect.ignore)
+    )
 
     return { consume, used } as const
   })

@@ -6,39 +6,51 @@ import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { type Aggregated, aggregate, HOUR, MINUTE } from "../analytics/rollup"
 import * as Sketch from "../analytics/sketch"
+import { forUpdate } from "../store/Sql"
 import type { RequestRecord } from "./RequestRecord"
 
 const chunks = <A>(xs: ReadonlyArray<A>, n: number): Array<ReadonlyArray<A>> =>
   Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, (i + 1) * n))
 
+const byKey = <A extends { orgId: string; ts: number; operation?: string }>(a: A, b: A) =>
+  a.orgId < b.orgId ? -1 : a.orgId > b.orgId ? 1 : a.ts !== b.ts ? a.ts - b.ts :
+  (a.operation ?? "") < (b.operation ?? "") ? -1 : (a.operation ?? "") > (b.operation ?? "") ? 1 : 0
+
+/**
+ * Adds the aggregated buckets to one grain's tables. Several instances may write the same
+ * bucket at once (PostgreSQL): counters are added in the statement (`x = table.x + excluded.x`),
+ * and the latency sketch, which SQL cannot merge, is read with its row locked (`FOR UPDATE`;
+ * on SQLite the caller's transaction already holds the write lock), merged and written back.
+ * Rows are touched in key order, so two writers never wait on each other in a cycle.
+ */
 const writeGrain = (sql: SqlClient.SqlClient, grain: "minute" | "hour", agg: Aggregated) =>
   Effect.gen(function*() {
     const orgTable = sql(`rollup_${grain}`)
     const endpointTable = sql(`rollup_${grain}_endpoint`)
-    // Organization buckets: read-merge-write the sketch (the caller's transaction already holds
-    // the write lock, having inserted the raw rows first).
-    for (const b of agg.org.values()) {
-      const existing = yield* sql<{ requests: number; errors: number; latency_sum: number; cache_hits: number; cache_misses: number; sketch: Uint8Array }>`
-        SELECT requests, errors, latency_sum, cache_hits, cache_misses, sketch FROM ${orgTable}
-        WHERE org_id = ${b.orgId} AND ts = ${b.ts}`
-      const row = existing[0]
-      const sketch = row ? Sketch.mergeInto(Sketch.decode(row.sketch), b.sketch) : b.sketch
-      yield* sql`INSERT INTO ${orgTable} ${
+    for (const b of [...agg.org.values()].sort(byKey)) {
+      const inserted = yield* sql`INSERT INTO ${orgTable} ${
         sql.insert({
           org_id: b.orgId,
           ts: b.ts,
-          requests: b.requests + (row?.requests ?? 0),
-          errors: b.errors + (row?.errors ?? 0),
-          latency_sum: b.latencySum + (row?.latency_sum ?? 0),
-          cache_hits: b.cacheHits + (row?.cache_hits ?? 0),
-          cache_misses: b.cacheMisses + (row?.cache_misses ?? 0),
-          sketch: Sketch.encode(sketch)
+          requests: b.requests,
+          errors: b.errors,
+          latency_sum: b.latencySum,
+          cache_hits: b.cacheHits,
+          cache_misses: b.cacheMisses,
+          sketch: Sketch.encode(b.sketch)
         })
-      } ON CONFLICT (org_id, ts) DO UPDATE SET requests = excluded.requests, errors = excluded.errors,
-        latency_sum = excluded.latency_sum, cache_hits = excluded.cache_hits,
-        cache_misses = excluded.cache_misses, sketch = excluded.sketch`
+      } ON CONFLICT (org_id, ts) DO NOTHING RETURNING ts`
+      if (inserted.length > 0) continue
+      const existing = yield* sql<{ sketch: Uint8Array }>`SELECT sketch FROM ${orgTable}
+        WHERE org_id = ${b.orgId} AND ts = ${b.ts} ${forUpdate(sql)}`
+      const sketch = Sketch.mergeInto(Sketch.decode(existing[0].sketch), b.sketch)
+      yield* sql`UPDATE ${orgTable} SET requests = requests + ${b.requests}, errors = errors + ${b.errors},
+        latency_sum = latency_sum + ${b.latencySum}, cache_hits = cache_hits + ${b.cacheHits},
+        cache_misses = cache_misses + ${b.cacheMisses}, sketch = ${Sketch.encode(sketch)}
+        WHERE org_id = ${b.orgId} AND ts = ${b.ts}`
     }
-    for (const rows of chunks([...agg.endpoint.values()], 200)) {
+    const t = endpointTable
+    for (const rows of chunks([...agg.endpoint.values()].sort(byKey), 200)) {
       yield* sql`INSERT INTO ${endpointTable} ${
         sql.insert(rows.map((e) => ({
           org_id: e.orgId,
@@ -55,11 +67,11 @@ const writeGrain = (sql: SqlClient.SqlClient, grain: "minute" | "hour", agg: Agg
           miss_latency_sum: e.missLatencySum
         })))
       } ON CONFLICT (org_id, ts, operation) DO UPDATE SET
-        requests = requests + excluded.requests, errors = errors + excluded.errors,
-        latency_sum = latency_sum + excluded.latency_sum, cache_hits = cache_hits + excluded.cache_hits,
-        cache_misses = cache_misses + excluded.cache_misses,
-        hit_latency_sum = hit_latency_sum + excluded.hit_latency_sum,
-        miss_latency_sum = miss_latency_sum + excluded.miss_latency_sum`
+        requests = ${t}.requests + excluded.requests, errors = ${t}.errors + excluded.errors,
+        latency_sum = ${t}.latency_sum + excluded.latency_sum, cache_hits = ${t}.cache_hits + excluded.cache_hits,
+        cache_misses = ${t}.cache_misses + excluded.cache_misses,
+        hit_latency_sum = ${t}.hit_latency_sum + excluded.hit_latency_sum,
+        miss_latency_sum = ${t}.miss_latency_sum + excluded.miss_latency_sum`
     }
   })
 

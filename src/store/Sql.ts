@@ -1,12 +1,17 @@
 /**
- * The embedded store: SQLite through `@effect/sql-sqlite-bun`, chosen by `DATABASE_URL`,
- * migrated on start.
+ * The store behind one `SqlClient`, chosen by `DATABASE_URL` and migrated on start:
+ * - `sqlite:PATH` / `sqlite::memory:` (the default): embedded SQLite through `@effect/sql-sqlite-bun`;
+ * - `postgres://…` / `postgresql://…`: PostgreSQL through `@effect/sql-pg`, a pool of
+ *   `DATABASE_POOL_MAX` connections, shared by any number of instances (docs/postgres.md).
+ *
+ * Every statement in src/ runs on both. Where the dialects must differ, the code asks
+ * `sql.onDialectOrElse` (pg vs. the rest) at the one place that differs.
  */
 import { BunContext } from "@effect/platform-bun"
-import { SqlClient } from "@effect/sql"
-import { Migrator } from "@effect/sql"
+import { Migrator, SqlClient } from "@effect/sql"
+import { PgClient, PgMigrator } from "@effect/sql-pg"
 import { SqliteClient, SqliteMigrator } from "@effect/sql-sqlite-bun"
-import { Effect, Layer } from "effect"
+import { Duration, Effect, Layer, Redacted, Schedule } from "effect"
 import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
 import { AppConfig } from "../Config"
@@ -16,40 +21,100 @@ export class UnsupportedDatabase extends Error {
   readonly _tag = "UnsupportedDatabase"
 }
 
+export type DatabaseKind = "sqlite" | "postgres"
+
+export const isPostgresUrl = (url: string) => url.startsWith("postgres://") || url.startsWith("postgresql://")
+
+export const databaseKind = (url: string): DatabaseKind => (isPostgresUrl(url) ? "postgres" : "sqlite")
+
 /** `sqlite:PATH` or `sqlite::memory:` → the SQLite filename. */
 export const sqliteFilename = (url: string): string => {
   if (url === "sqlite::memory:" || url === ":memory:") return ":memory:"
   if (url.startsWith("sqlite:")) return url.slice("sqlite:".length).replace(/^\/\/(?=\/)/, "")
-  if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
-    throw new UnsupportedDatabase("DATABASE_URL: postgres is not supported yet; use sqlite:PATH or sqlite::memory:")
-  }
-  throw new UnsupportedDatabase(`DATABASE_URL: unrecognised scheme in ${JSON.stringify(url)}`)
+  if (isPostgresUrl(url)) throw new UnsupportedDatabase("DATABASE_URL names PostgreSQL, not a SQLite file")
+  throw new UnsupportedDatabase(
+    `DATABASE_URL: unrecognised scheme in ${JSON.stringify(url)}; use sqlite:PATH, sqlite::memory: or postgres://…`
+  )
 }
 
-const clientLayer = Layer.unwrapEffect(
-  Effect.gen(function*() {
-    const config = yield* AppConfig
-    const filename = yield* Effect.try({ try: () => sqliteFilename(config.databaseUrl), catch: (e) => e as Error })
-    if (filename !== ":memory:") mkdirSync(dirname(filename), { recursive: true })
-    return SqliteClient.layer({ filename })
-  }).pipe(Effect.orDie)
-)
-
-const pragmas = Layer.effectDiscard(
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    yield* sql.unsafe("PRAGMA busy_timeout = 5000")
-    yield* sql.unsafe("PRAGMA synchronous = NORMAL")
-    yield* sql.unsafe("PRAGMA foreign_keys = ON")
+/**
+ * Rewrites `?` placeholders to `$1, $2, …` on PostgreSQL, for the few statements kept as text
+ * (shared with the SQLite read connection, or prebuilt for speed). The text must hold no `?`
+ * other than placeholders.
+ */
+export const placeholders = (sql: SqlClient.SqlClient, text: string): string =>
+  sql.onDialectOrElse({
+    pg: () => {
+      let i = 0
+      return text.replace(/\?/g, () => `$${++i}`)
+    },
+    orElse: () => text
   })
-)
 
-const migratorLayer = SqliteMigrator.layer({ loader: Migrator.fromRecord(migrations) }).pipe(
-  Layer.provide(BunContext.layer)
-)
+/** `FOR UPDATE` on PostgreSQL; nothing on SQLite, where a write transaction already holds the lock. */
+export const forUpdate = (sql: SqlClient.SqlClient, skipLocked = false) =>
+  sql.onDialectOrElse({
+    pg: () => sql.literal(skipLocked ? "FOR UPDATE SKIP LOCKED" : "FOR UPDATE"),
+    orElse: () => sql.literal("")
+  })
+
+// int8 (COUNT, BIGINT columns: epoch milliseconds, counters) and numeric (SUM over BIGINT)
+// arrive as text from the driver; every such value here is far below 2^53, so numbers they are.
+const INT8 = 20
+const NUMERIC = 1700
+type TypeParser = (oid: number, format?: "text" | "binary") => (value: string) => unknown
+// The driver ships no type declarations; only its default parser table is needed.
+const driverTypes = (require("pg") as { types: { getTypeParser: TypeParser } }).types
+const pgTypes = {
+  getTypeParser: ((oid, format) =>
+    oid === INT8 || oid === NUMERIC ? (value: string) => Number(value) : driverTypes.getTypeParser(oid, format)) as TypeParser
+}
+
+const sqliteLayer = (url: string) =>
+  Layer.unwrapEffect(
+    Effect.gen(function*() {
+      const filename = yield* Effect.try({ try: () => sqliteFilename(url), catch: (e) => e as Error })
+      if (filename !== ":memory:") mkdirSync(dirname(filename), { recursive: true })
+      const pragmas = Layer.effectDiscard(
+        Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          yield* sql.unsafe("PRAGMA busy_timeout = 5000")
+          yield* sql.unsafe("PRAGMA synchronous = NORMAL")
+          yield* sql.unsafe("PRAGMA foreign_keys = ON")
+        })
+      )
+      const migrator = SqliteMigrator.layer({ loader: Migrator.fromRecord(migrations) }).pipe(
+        Layer.provide(BunContext.layer)
+      )
+      return Layer.mergeAll(migrator, pragmas).pipe(Layer.provideMerge(SqliteClient.layer({ filename })))
+    })
+  )
+
+const postgresLayer = (url: string, poolMax: number) => {
+  const client = PgClient.layer({
+    url: Redacted.make(url),
+    maxConnections: poolMax,
+    // A database that does not answer fails a statement (and /readyz) instead of hanging it.
+    connectTimeout: Duration.seconds(3),
+    idleTimeout: Duration.seconds(30),
+    applicationName: "domain-intel",
+    types: pgTypes as NonNullable<Parameters<typeof PgClient.layer>[0]["types"]>
+  })
+  // Instances starting together race to create the migrations table; the loser retries (the
+  // migrator itself runs under `LOCK TABLE`, so migrations apply once).
+  const migrator = Layer.effectDiscard(
+    PgMigrator.run({ loader: Migrator.fromRecord(migrations) }).pipe(
+      Effect.retry({ times: 5, schedule: Schedule.spaced(Duration.millis(200)) }),
+      Effect.provide(BunContext.layer)
+    )
+  )
+  return migrator.pipe(Layer.provideMerge(client))
+}
 
 /** SqlClient over the configured database, with every migration applied. */
-export const SqlLive = Layer.mergeAll(migratorLayer, pragmas).pipe(
-  Layer.provideMerge(clientLayer),
-  Layer.orDie
-)
+export const SqlLive = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config) =>
+    isPostgresUrl(config.databaseUrl)
+      ? postgresLayer(config.databaseUrl, config.databasePoolMax)
+      : sqliteLayer(config.databaseUrl))
+).pipe(Layer.orDie) as Layer.Layer<SqlClient.SqlClient, never, AppConfig>

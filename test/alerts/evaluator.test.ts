@@ -13,6 +13,7 @@ import { DnsResolver } from "../../src/dns/DnsResolver"
 import { Analytics } from "../../src/analytics/Analytics"
 import { MINUTE } from "../../src/analytics/rollup"
 import { Keys } from "../../src/auth/Keys"
+import { Quota } from "../../src/metering/Quota"
 import { rec, runTest, storeLayer, write } from "../analytics/support"
 
 const NOW = Date.UTC(2026, 4, 20, 9, 0, 30)
@@ -123,7 +124,8 @@ describe("alert evaluator", () => {
       // rank ⌊0.95·9⌋ = 8 → 1000 ms
       expect(Math.abs((yield* analytics.metric(org, "p95_latency_ms", 5))! - 1000) / 1000).toBeLessThanOrEqual(0.01)
       expect(yield* analytics.metric(org, "cache_hit_rate", 5)).toBe(75)
-      // quota: 10 counted requests of a 50 000 developer quota
+      // quota: 10 requests counted by the quota decision, of a 50 000 developer quota
+      yield* Effect.flatMap(Quota, (q) => q.consume(org, 10))
       expect(yield* analytics.metric(org, "quota_percentage_used", 5)).toBe(0.02)
     }), { layer, now: NOW }))
 

@@ -11,6 +11,7 @@ import { pruneOnce } from "../../src/analytics/Pruning"
 import { DAY, HOUR, MINUTE } from "../../src/analytics/rollup"
 import * as Sketch from "../../src/analytics/sketch"
 import type { Organization } from "../../src/auth/Keys"
+import { Quota } from "../../src/metering/Quota"
 import type { RequestRecord } from "../../src/metering/RequestLog"
 import { mulberry32, rec, runTest, storeLayer, write } from "./support"
 
@@ -41,6 +42,8 @@ describe("usage report", () => {
       put(sevenStart, "alerts")
       put(sevenStart - 1, "advanced")
       yield* write(records)
+      // The quota counts what the quota decision allowed (the 429 above never got that far).
+      yield* Effect.flatMap(Quota, (q) => q.consume(orgA, 11))
 
       const cur = yield* analytics.usage(orgA, "current")
       expect(cur.total_requests).toBe(5 + 3 + 2 + 2) // the two window-edge requests are in March too

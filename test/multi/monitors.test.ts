@@ -1,0 +1,62 @@
+/**
+ * Monitors on PostgreSQL with two instances (in-process services on one database): every due
+ * run happens once, both instances share the work. The SQLite twin is test/monitors/instances.test.ts.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test"
+import { type PostgresCluster, startPostgres } from "../support/postgres"
+import { until } from "../support/process"
+import { startService } from "../support/service"
+
+let pg: PostgresCluster
+beforeAll(async () => {
+  pg = await startPostgres()
+}, 60_000)
+afterAll(() => pg?.stop())
+
+test("each due run happens once across two instances on PostgreSQL", async () => {
+  const hits = new Map<string, number>()
+  const target = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: (req) => {
+      const path = new URL(req.url).pathname
+      hits.set(path, (hits.get(path) ?? 0) + 1)
+      return new Response("ok")
+    }
+  })
+  const url = await pg.createDatabase()
+  const db = url.split("/").pop()!
+  const config = { databaseUrl: url, monitorMinIntervalS: 1, alertEvalIntervalMs: 3_600_000 }
+  const a = await startService(config)
+  const b = await startService(config)
+  try {
+    const { key } = await a.newKey("pro")
+    for (let i = 0; i < 8; i++) {
+      const r = await a.call("/v1/monitors", {
+        method: "POST",
+        key,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name: `m${i}`, kind: "http_check", target: `http://127.0.0.1:${target.port}/m${i}`, interval_seconds: 1 })
+      })
+      expect(r.status).toBe(201)
+    }
+    await until(() => (Number(pg.psql(db, "SELECT COUNT(*) FROM monitor_results")) >= 40 ? true : undefined), "40 runs", 40_000)
+    await a.stop()
+    await b.stop()
+    expect(pg.psql(db, "SELECT monitor_id, scheduled_for FROM monitor_results GROUP BY 1, 2 HAVING COUNT(*) > 1").trim()).toBe("")
+    const perMonitor = pg.psql(db, "SELECT m.target, COUNT(r.id) FROM monitors m LEFT JOIN monitor_results r ON r.monitor_id = m.id GROUP BY m.id, m.target")
+      .trim().split("\n").map((l) => l.split("|"))
+    expect(perMonitor.length).toBe(8)
+    for (const [t, n] of perMonitor) {
+      const served = hits.get(new URL(t).pathname) ?? 0
+      // a run stopped by the shutdown may have reached the target without storing its result
+      expect(served - Number(n)).toBeGreaterThanOrEqual(0)
+      expect(served - Number(n)).toBeLessThanOrEqual(1)
+    }
+    expect(pg.psql(db, "SELECT COUNT(DISTINCT runner) FROM monitor_results").trim()).toBe("2")
+  } finally {
+    await a.stop().catch(() => {})
+    await b.stop().catch(() => {})
+    target.stop(true)
+  }
+}, 90_000)
