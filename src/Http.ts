@@ -16,6 +16,7 @@ import { KeyActivity } from "./account/KeyActivity"
 import { AuthLive, Bearer } from "./auth/Auth"
 import { Keys } from "./auth/Keys"
 import { AppConfig } from "./Config"
+import { ConsoleLive } from "./console/http"
 import { CtAggregator } from "./ct/CtAggregator"
 import { CtLive } from "./ct/http"
 import { DnsResolver } from "./dns/DnsResolver"
@@ -98,6 +99,8 @@ export const AppLive = Layer.unwrapEffect(
   Layer.provide(WorkersLive),
   // MCP (raw route beside the HttpApi); ssl_certificate enriched with CT history from the aggregator.
   Layer.provide(McpLive.pipe(Layer.provide(CtHistory.FromAggregator))),
+  // The web console (src/console): an open page beside the API, like /docs.
+  Layer.provide(ConsoleLive),
   Layer.provide(Layer.mergeAll(RequestObserverLive, Deadlines.Default)),
   HttpServer.withLogAddress,
   // Exact, case-sensitive matching (src/http/Operation.ts).
