@@ -4,6 +4,7 @@
  * win; notifications are queued in `alert_outbox` in the same transaction as the change.
  */
 import { SqlClient } from "@effect/sql"
+import { makeReadCache } from "../store/readCache"
 import { Clock, Effect, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import type { Metric } from "../analytics/analyze"
@@ -50,6 +51,12 @@ const alertNotFound = (id: string) => new NotFound({ message: `no alert ${id}` }
 export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    // Rule lists by organization (src/store/readCache.ts): every write to alert_rules below bumps
+    // `rulesVersion` when it is done (committed or not), and a list is cached under the version
+    // read before its SELECT, so a list read across a write is never served again.
+    let rulesVersion = 0
+    const rulesWritten = Effect.sync(() => { rulesVersion++ })
+    const ruleLists = makeReadCache<string, ReadonlyArray<ReturnType<typeof ruleJson>>>()
 
     const findRule = (orgId: string, id: string) =>
       sql.unsafe<RuleRow>(ruleReads.one, [id, orgId]).pipe(
@@ -73,13 +80,19 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
         updated_at: now,
         last_triggered_at: null
       }
-      yield* sql`INSERT INTO alert_rules ${sql.insert(row as any)}`
+      yield* Effect.ensuring(sql`INSERT INTO alert_rules ${sql.insert(row as any)}`, rulesWritten)
       return ruleJson(row)
     }, Effect.orDie)
 
     const listRules = Effect.fn("Alerts.listRules")(function*(orgId: string) {
+      const version = rulesVersion
+      const now = yield* Clock.currentTimeMillis
+      const cached = ruleLists.get(orgId, version, now)
+      if (cached !== undefined) return cached
       const rows = yield* sql.unsafe<RuleRow>(ruleReads.list, [orgId])
-      return rows.map(ruleJson)
+      const list = rows.map(ruleJson)
+      ruleLists.set(orgId, version, now, list)
+      return list
     }, Effect.orDie)
 
     const getRule = Effect.fn("Alerts.getRule")(function*(orgId: string, id: string) {
@@ -99,15 +112,15 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
       if (patch.channels !== undefined) set.channels = JSON.stringify(patch.channels)
       if (patch.cooldown_minutes !== undefined) set.cooldown_minutes = patch.cooldown_minutes
       if (patch.enabled !== undefined) set.enabled = patch.enabled ? 1 : 0
-      const rows = yield* Effect.orDie(sql<RuleRow>`UPDATE alert_rules SET ${sql.update(set)}
-        WHERE id = ${id} AND org_id = ${orgId} RETURNING *`)
+      const rows = yield* Effect.orDie(Effect.ensuring(sql<RuleRow>`UPDATE alert_rules SET ${sql.update(set)}
+        WHERE id = ${id} AND org_id = ${orgId} RETURNING *`, rulesWritten))
       if (rows.length === 0) return yield* ruleNotFound(id)
       return ruleJson(rows[0])
     })
 
     /** Deletes the rule; its alert history stays. */
     const deleteRule = Effect.fn("Alerts.deleteRule")(function*(orgId: string, id: string) {
-      const rows = yield* Effect.orDie(sql`DELETE FROM alert_rules WHERE id = ${id} AND org_id = ${orgId} RETURNING id`)
+      const rows = yield* Effect.orDie(Effect.ensuring(sql`DELETE FROM alert_rules WHERE id = ${id} AND org_id = ${orgId} RETURNING id`, rulesWritten))
       if (rows.length === 0) return yield* ruleNotFound(id)
     })
 
@@ -210,7 +223,7 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
         yield* sql`UPDATE alert_rules SET last_triggered_at = ${now} WHERE id = ${rule.id}`
         yield* enqueue(alert, "alert.triggered", rule, now)
         return Option.some(alertJson(alert))
-      }))
+      })).pipe(Effect.ensuring(rulesWritten))
     }, Effect.orDie)
 
     return { createRule, listRules, getRule, updateRule, deleteRule, history, getAlert, acknowledge, resolve, trigger } as const

@@ -8,6 +8,7 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Effect } from "effect"
 import type { Organization } from "../auth/Keys"
 import { Quota } from "../metering/Quota"
+import { makeReadCache } from "../store/readCache"
 import { RequestLog, type RequestRecord } from "../metering/RequestLog"
 import {
   cacheReport,
@@ -74,6 +75,11 @@ export class Analytics extends Effect.Service<Analytics>()("domain-intel/Analyti
     const sql = yield* SqlClient.SqlClient
     const log = yield* RequestLog
     const quota = yield* Quota
+    // The usage report's store rows by (organization, window), valid while the request log has
+    // written no batch since (its `version`) and for at most READ_CACHE_MAX_AGE_MS (rollups written
+    // by another instance on the same database; src/store/readCache.ts). The log's unwritten
+    // records are added on every read, so each request is still counted exactly.
+    const usageReads = makeReadCache<string, readonly [ReadonlyArray<OrgRow>, ReadonlyArray<EndpointRow>]>()
 
     /** Organization rollup rows covering [from, to): whole hours plus edge minutes. */
     const orgRows = (orgId: string, from: number, to: number, withSketch: boolean) =>
@@ -120,22 +126,33 @@ export class Analytics extends Effect.Service<Analytics>()("domain-intel/Analyti
      * a few such races, flush and read the store alone.
      */
     const fresh = <A, E>(orgId: string, read: Effect.Effect<A, E>) => {
-      const attempt = (n: number): Effect.Effect<readonly [A, ReadonlyArray<RequestRecord>], E> =>
+      const attempt = (n: number): Effect.Effect<readonly [A, ReadonlyArray<RequestRecord>, number | undefined], E> =>
         Effect.suspend(() => {
           const before = log.unwritten(orgId)
           return Effect.flatMap(read, (a) =>
             log.version() === before.version
-              ? Effect.succeed([a, before.records] as const)
+              ? Effect.succeed([a, before.records, before.version] as const)
               : n < 3
               ? attempt(n + 1)
-              : Effect.zipRight(log.flush, Effect.map(read, (b) => [b, []] as const)))
+              : Effect.zipRight(log.flush, Effect.map(read, (b) => [b, [], undefined] as const)))
         })
       return attempt(0)
     }
 
     const usage = Effect.fn("Analytics.usage")(function*(org: Organization, period: Period) {
       const w = yield* window(period)
-      const [[rows, endpoints], records] = yield* fresh(org.id, Effect.all([orgRows(org.id, w.from, w.to, false), endpointRows(org.id, w.from, w.to)]))
+      const key = `${org.id}|${w.from}|${w.to}`
+      const now = yield* Clock.currentTimeMillis
+      const before = log.unwritten(org.id)
+      let stored = usageReads.get(key, before.version, now)
+      let records = before.records
+      if (stored === undefined) {
+        const [read, pending, version] = yield* fresh(org.id, Effect.all([orgRows(org.id, w.from, w.to, false), endpointRows(org.id, w.from, w.to)]))
+        stored = read
+        records = pending
+        if (version !== undefined) usageReads.set(key, version, now, read)
+      }
+      const [rows, endpoints] = stored
       const pending = pendingRows(records, w.from, w.to)
       const byCat = new Map<string, number>()
       for (const e of [...endpoints, ...pending.endpoint]) byCat.set(e.category, (byCat.get(e.category) ?? 0) + e.requests)
