@@ -23,7 +23,7 @@ import {
   usageReport,
   windowMetric
 } from "./analyze"
-import { aggregate, MINUTE } from "./rollup"
+import { aggregate, DAY, floorTo, MINUTE } from "./rollup"
 import * as Sketch from "./sketch"
 
 /** Rollup-shaped rows of records not written yet, inside [from, to). */
@@ -50,6 +50,19 @@ const pendingRows = (records: ReadonlyArray<RequestRecord>, from: number, to: nu
     miss_latency_sum: e.missLatencySum
   }))
   return { org, endpoint }
+}
+
+/** What the usage report reads of rollup rows: requests per UTC day and per category. */
+interface UsageCounts {
+  readonly days: ReadonlyMap<number, number>
+  readonly categories: ReadonlyMap<string, number>
+}
+const usageCounts = (rows: ReadonlyArray<OrgRow>, endpoints: ReadonlyArray<EndpointRow>): UsageCounts => {
+  const days = new Map<number, number>()
+  for (const r of rows) days.set(floorTo(r.ts, DAY), (days.get(floorTo(r.ts, DAY)) ?? 0) + Number(r.requests))
+  const categories = new Map<string, number>()
+  for (const e of endpoints) categories.set(e.category, (categories.get(e.category) ?? 0) + Number(e.requests))
+  return { days, categories }
 }
 
 /** Endpoint rows summed per operation (the store's rows and the pending ones). */
@@ -79,7 +92,7 @@ export class Analytics extends Effect.Service<Analytics>()("domain-intel/Analyti
     // written no batch since (its `version`) and for at most READ_CACHE_MAX_AGE_MS (rollups written
     // by another instance on the same database; src/store/readCache.ts). The log's unwritten
     // records are added on every read, so each request is still counted exactly.
-    const usageReads = makeReadCache<string, readonly [ReadonlyArray<OrgRow>, ReadonlyArray<EndpointRow>]>()
+    const usageReads = makeReadCache<string, UsageCounts>()
 
     /** Organization rollup rows covering [from, to): whole hours plus edge minutes. */
     const orgRows = (orgId: string, from: number, to: number, withSketch: boolean) =>
@@ -147,17 +160,27 @@ export class Analytics extends Effect.Service<Analytics>()("domain-intel/Analyti
       let stored = usageReads.get(key, before.version, now)
       let records = before.records
       if (stored === undefined) {
-        const [read, pending, version] = yield* fresh(org.id, Effect.all([orgRows(org.id, w.from, w.to, false), endpointRows(org.id, w.from, w.to)]))
-        stored = read
+        const [[rows, endpoints], pending, version] = yield* fresh(org.id, Effect.all([orgRows(org.id, w.from, w.to, false), endpointRows(org.id, w.from, w.to)]))
+        stored = usageCounts(rows, endpoints)
         records = pending
-        if (version !== undefined) usageReads.set(key, version, now, read)
+        if (version !== undefined) usageReads.set(key, version, now, stored)
       }
-      const [rows, endpoints] = stored
-      const pending = pendingRows(records, w.from, w.to)
-      const byCat = new Map<string, number>()
-      for (const e of [...endpoints, ...pending.endpoint]) byCat.set(e.category, (byCat.get(e.category) ?? 0) + e.requests)
+      // The records not written yet, counted as the writer's rollups will count them.
+      const days = new Map(stored.days)
+      const byCat = new Map(stored.categories)
+      for (const r of records) {
+        if (r.ts < w.from || r.ts >= w.to) continue
+        const d = floorTo(r.ts, DAY)
+        days.set(d, (days.get(d) ?? 0) + 1)
+        byCat.set(r.category, (byCat.get(r.category) ?? 0) + 1)
+      }
       const q = yield* quota.used(org)
-      return usageReport(w, [...rows, ...pending.org], [...byCat].map(([category, requests]) => ({ category, requests })), q)
+      return usageReport(
+        w,
+        Array.from(days, ([ts, requests]) => ({ ts, requests })),
+        Array.from(byCat, ([category, requests]) => ({ category, requests })),
+        q
+      )
     }, Effect.orDie)
 
     const performance = Effect.fn("Analytics.performance")(function*(org: Organization, period: Period) {
