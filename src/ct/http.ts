@@ -1,12 +1,35 @@
-import { HttpApiBuilder } from "@effect/platform"
-import { Clock, Effect } from "effect"
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { Clock, Effect, Schema } from "effect"
 import { Api } from "../Api"
 import { AppConfig } from "../Config"
 import { normalizeDomain } from "../dns/domainParam"
 import { InvalidRequest } from "../domain/errors"
 import { setCacheOutcome } from "../http/RequestFacts"
 import { page } from "./analyze"
+import { CtLogsReport } from "./api"
 import { CtAggregator } from "./CtAggregator"
+
+/**
+ * Cache hits answer the same page many times: its body, encoded through the endpoint's success
+ * schema (as HttpApi would), is kept by request and reused while it is built from the very same
+ * cached result, SCT verdict and age in seconds. Bounded: the oldest goes first.
+ */
+const encodeReport = Schema.encodeSync(CtLogsReport)
+const MAX_BODIES = 1_000
+interface Body {
+  readonly entries: unknown
+  readonly fetchedAt: number
+  readonly sct: unknown
+  readonly age: number
+  readonly json: string
+}
+const bodies = new Map<string, Body>()
+const keepBody = (key: string, body: Body) => {
+  bodies.delete(key)
+  if (bodies.size >= MAX_BODIES) bodies.delete(bodies.keys().next().value!)
+  bodies.set(key, body)
+}
+const jsonResponse = (json: string) => HttpServerResponse.text(json, { status: 200, contentType: "application/json" })
 
 /** ISO 8601 date or date-time; a zone-less time is read as UTC. */
 export const parseSince = (s: string): string | InvalidRequest => {
@@ -33,10 +56,15 @@ export const CtLive = HttpApiBuilder.group(Api, "ct", (handlers) =>
       const config = yield* AppConfig
       const result = yield* ct.lookup(domain)
       yield* setCacheOutcome(result.outcome)
-      const p = page(result.entries, { offset, limit, since })
       const sct = yield* ct.embeddedSct(domain, result.entries)
       const now = yield* Clock.currentTimeMillis
       const age = Math.max(0, Math.round((now - result.fetchedAt) / 1000))
+      const key = `${domain}|${offset}|${limit}|${since}`
+      const kept = result.outcome === "hit" ? bodies.get(key) : undefined
+      if (kept !== undefined && kept.entries === result.entries && kept.fetchedAt === result.fetchedAt && kept.sct === sct && kept.age === age) {
+        return jsonResponse(kept.json)
+      }
+      const p = page(result.entries, { offset, limit, since })
       const host = (() => {
         try {
           return new URL(config.ctAggregatorUrl).host
@@ -51,7 +79,7 @@ export const CtLive = HttpApiBuilder.group(Api, "ct", (handlers) =>
       if (result.outcome === "hit") notes.push(`served from cache (fetched ${age} s ago)`)
       if (result.outcome === "stale") notes.push(`STALE: the aggregator failed (${result.upstreamError}); serving the cached result fetched ${age} s ago`)
       if (sct.note && !sct.result) notes.push(`embedded_sct unavailable: ${sct.note}`)
-      return {
+      const report = {
         domain,
         certificates: p.certificates,
         scts: p.certificates,
@@ -66,6 +94,10 @@ export const CtLive = HttpApiBuilder.group(Api, "ct", (handlers) =>
         since,
         embedded_sct: sct.result
       }
+      if (result.outcome !== "hit") return report
+      const json = JSON.stringify(encodeReport(report))
+      keepBody(key, { entries: result.entries, fetchedAt: result.fetchedAt, sct, age, json })
+      return jsonResponse(json)
     })
   )
 )
