@@ -156,24 +156,26 @@ export class Analytics extends Effect.Service<Analytics>()("domain-intel/Analyti
       const w = yield* window(period)
       const key = `${org.id}|${w.from}|${w.to}`
       const now = yield* Clock.currentTimeMillis
-      const before = log.unwritten(org.id)
-      let stored = usageReads.get(key, before.version, now)
-      let records = before.records
+      let stored = usageReads.get(key, log.version(), now)
+      let records: ReadonlyArray<RequestRecord> | undefined
       if (stored === undefined) {
         const [[rows, endpoints], pending, version] = yield* fresh(org.id, Effect.all([orgRows(org.id, w.from, w.to, false), endpointRows(org.id, w.from, w.to)]))
         stored = usageCounts(rows, endpoints)
         records = pending
         if (version !== undefined) usageReads.set(key, version, now, stored)
       }
-      // The records not written yet, counted as the writer's rollups will count them.
+      // The records not written yet, counted as the writer's rollups will count them. On a cache
+      // hit they are read in the same synchronous step as the version checked above.
       const days = new Map(stored.days)
       const byCat = new Map(stored.categories)
-      for (const r of records) {
-        if (r.ts < w.from || r.ts >= w.to) continue
+      const count = (r: RequestRecord) => {
+        if (r.ts < w.from || r.ts >= w.to) return
         const d = floorTo(r.ts, DAY)
         days.set(d, (days.get(d) ?? 0) + 1)
         byCat.set(r.category, (byCat.get(r.category) ?? 0) + 1)
       }
+      if (records === undefined) log.eachUnwritten(org.id, count)
+      else records.forEach(count)
       const q = yield* quota.used(org)
       return usageReport(
         w,
