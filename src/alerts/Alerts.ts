@@ -4,6 +4,7 @@
  * win; notifications are queued in `alert_outbox` in the same transaction as the change.
  */
 import { SqlClient } from "@effect/sql"
+import { makeReadCache } from "../store/readCache"
 import { Clock, Effect, Option } from "effect"
 import { signingSecretOf } from "./Outbox"
 import { enqueueNotifications, replaceSecret, testChannels } from "./testSend"
@@ -46,6 +47,12 @@ const alertNotFound = (id: string) => new NotFound({ message: `no alert ${id}` }
 export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    // Rule lists by organization (src/store/readCache.ts): every write to alert_rules below bumps
+    // `rulesVersion` when it is done (committed or not), and a list is cached under the version
+    // read before its SELECT, so a list read across a write is never served again.
+    let rulesVersion = 0
+    const rulesWritten = Effect.sync(() => { rulesVersion++ })
+    const ruleLists = makeReadCache<string, ReadonlyArray<ReturnType<typeof ruleJson>>>()
 
     const findRule = (orgId: string, id: string) =>
       sql<RuleRow>`SELECT * FROM alert_rules WHERE id = ${id} AND org_id = ${orgId}`.pipe(
@@ -73,7 +80,7 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
       yield* sql.withTransaction(Effect.gen(function*() {
         yield* sql`INSERT INTO alert_rules ${sql.insert(row as any)}`
         yield* sql`INSERT INTO webhook_secrets (owner_id, secret, created_at) VALUES (${row.id}, ${signing_secret}, ${now})`
-      }))
+      })).pipe(Effect.ensuring(rulesWritten))
       return { rule: ruleJson(row), signing_secret }
     }, Effect.orDie)
 
@@ -95,8 +102,14 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
     })
 
     const listRules = Effect.fn("Alerts.listRules")(function*(orgId: string) {
+      const version = rulesVersion
+      const now = yield* Clock.currentTimeMillis
+      const cached = ruleLists.get(orgId, version, now)
+      if (cached !== undefined) return cached
       const rows = yield* sql<RuleRow>`SELECT * FROM alert_rules WHERE org_id = ${orgId} ORDER BY created_at, id`
-      return rows.map(ruleJson)
+      const list = rows.map(ruleJson)
+      ruleLists.set(orgId, version, now, list)
+      return list
     }, Effect.orDie)
 
     const getRule = Effect.fn("Alerts.getRule")(function*(orgId: string, id: string) {
@@ -116,15 +129,15 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
       if (patch.channels !== undefined) set.channels = JSON.stringify(patch.channels)
       if (patch.cooldown_minutes !== undefined) set.cooldown_minutes = patch.cooldown_minutes
       if (patch.enabled !== undefined) set.enabled = patch.enabled ? 1 : 0
-      const rows = yield* Effect.orDie(sql<RuleRow>`UPDATE alert_rules SET ${sql.update(set)}
-        WHERE id = ${id} AND org_id = ${orgId} RETURNING *`)
+      const rows = yield* Effect.orDie(Effect.ensuring(sql<RuleRow>`UPDATE alert_rules SET ${sql.update(set)}
+        WHERE id = ${id} AND org_id = ${orgId} RETURNING *`, rulesWritten))
       if (rows.length === 0) return yield* ruleNotFound(id)
       return ruleJson(rows[0])
     })
 
     /** Deletes the rule; its alert history stays. */
     const deleteRule = Effect.fn("Alerts.deleteRule")(function*(orgId: string, id: string) {
-      const rows = yield* Effect.orDie(sql`DELETE FROM alert_rules WHERE id = ${id} AND org_id = ${orgId} RETURNING id`)
+      const rows = yield* Effect.orDie(Effect.ensuring(sql`DELETE FROM alert_rules WHERE id = ${id} AND org_id = ${orgId} RETURNING id`, rulesWritten))
       if (rows.length === 0) return yield* ruleNotFound(id)
       yield* Effect.orDie(sql`DELETE FROM webhook_secrets WHERE owner_id = ${id}`)
     })
@@ -228,7 +241,7 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
         yield* sql`UPDATE alert_rules SET last_triggered_at = ${now} WHERE id = ${rule.id}`
         yield* enqueue(alert, "alert.triggered", rule, now)
         return Option.some(alertJson(alert))
-      }))
+      })).pipe(Effect.ensuring(rulesWritten))
     }, Effect.orDie)
 
     return { createRule, rotateSecret, testRule, listRules, getRule, updateRule, deleteRule, history, getAlert, acknowledge, resolve, trigger } as const

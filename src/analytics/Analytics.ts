@@ -8,6 +8,7 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Effect } from "effect"
 import type { Organization } from "../auth/Keys"
 import { Quota } from "../metering/Quota"
+import { makeReadCache } from "../store/readCache"
 import { RequestLog, type RequestRecord } from "../metering/RequestLog"
 import {
   cacheReport,
@@ -22,7 +23,7 @@ import {
   usageReport,
   windowMetric
 } from "./analyze"
-import { aggregate, MINUTE } from "./rollup"
+import { aggregate, DAY, floorTo, MINUTE } from "./rollup"
 import * as Sketch from "./sketch"
 
 /** Rollup-shaped rows of records not written yet, inside [from, to). */
@@ -51,6 +52,19 @@ const pendingRows = (records: ReadonlyArray<RequestRecord>, from: number, to: nu
   return { org, endpoint }
 }
 
+/** What the usage report reads of rollup rows: requests per UTC day and per category. */
+interface UsageCounts {
+  readonly days: ReadonlyMap<number, number>
+  readonly categories: ReadonlyMap<string, number>
+}
+const usageCounts = (rows: ReadonlyArray<OrgRow>, endpoints: ReadonlyArray<EndpointRow>): UsageCounts => {
+  const days = new Map<number, number>()
+  for (const r of rows) days.set(floorTo(r.ts, DAY), (days.get(floorTo(r.ts, DAY)) ?? 0) + Number(r.requests))
+  const categories = new Map<string, number>()
+  for (const e of endpoints) categories.set(e.category, (categories.get(e.category) ?? 0) + Number(e.requests))
+  return { days, categories }
+}
+
 /** Endpoint rows summed per operation (the store's rows and the pending ones). */
 const byOperation = (rows: ReadonlyArray<EndpointRow>): Array<EndpointRow> => {
   const out = new Map<string, EndpointRow>()
@@ -76,6 +90,11 @@ export class Analytics extends Effect.Service<Analytics>()("domain-intel/Analyti
     const quota = yield* Quota
     // An empty blob literal, for reports that need no latency sketch.
     const noSketch = sql.onDialectOrElse({ pg: () => sql.literal("'\\x'::bytea"), orElse: () => sql.literal("X''") })
+    // The usage report's store rows by (organization, window), valid while the request log has
+    // written no batch since (its `version`) and for at most READ_CACHE_MAX_AGE_MS (rollups written
+    // by another instance on the same database; src/store/readCache.ts). The log's unwritten
+    // records are added on every read, so each request is still counted exactly.
+    const usageReads = makeReadCache<string, UsageCounts>()
 
     /** Organization rollup rows covering [from, to): whole hours plus edge minutes, in one statement. */
     const orgRows = (orgId: string, from: number, to: number, withSketch: boolean) =>
@@ -119,27 +138,50 @@ export class Analytics extends Effect.Service<Analytics>()("domain-intel/Analyti
      * a few such races, flush and read the store alone.
      */
     const fresh = <A, E>(orgId: string, read: Effect.Effect<A, E>) => {
-      const attempt = (n: number): Effect.Effect<readonly [A, ReadonlyArray<RequestRecord>], E> =>
+      const attempt = (n: number): Effect.Effect<readonly [A, ReadonlyArray<RequestRecord>, number | undefined], E> =>
         Effect.suspend(() => {
           const before = log.unwritten(orgId)
           return Effect.flatMap(read, (a) =>
             log.version() === before.version
-              ? Effect.succeed([a, before.records] as const)
+              ? Effect.succeed([a, before.records, before.version] as const)
               : n < 3
               ? attempt(n + 1)
-              : Effect.zipRight(log.flush, Effect.map(read, (b) => [b, []] as const)))
+              : Effect.zipRight(log.flush, Effect.map(read, (b) => [b, [], undefined] as const)))
         })
       return attempt(0)
     }
 
     const usage = Effect.fn("Analytics.usage")(function*(org: Organization, period: Period) {
       const w = yield* window(period)
-      const [[rows, endpoints], records] = yield* fresh(org.id, Effect.all([orgRows(org.id, w.from, w.to, false), endpointRows(org.id, w.from, w.to)]))
-      const pending = pendingRows(records, w.from, w.to)
-      const byCat = new Map<string, number>()
-      for (const e of [...endpoints, ...pending.endpoint]) byCat.set(e.category, (byCat.get(e.category) ?? 0) + e.requests)
+      const key = `${org.id}|${w.from}|${w.to}`
+      const now = yield* Clock.currentTimeMillis
+      let stored = usageReads.get(key, log.version(), now)
+      let records: ReadonlyArray<RequestRecord> | undefined
+      if (stored === undefined) {
+        const [[rows, endpoints], pending, version] = yield* fresh(org.id, Effect.all([orgRows(org.id, w.from, w.to, false), endpointRows(org.id, w.from, w.to)]))
+        stored = usageCounts(rows, endpoints)
+        records = pending
+        if (version !== undefined) usageReads.set(key, version, now, stored)
+      }
+      // The records not written yet, counted as the writer's rollups will count them. On a cache
+      // hit they are read in the same synchronous step as the version checked above.
+      const days = new Map(stored.days)
+      const byCat = new Map(stored.categories)
+      const count = (r: RequestRecord) => {
+        if (r.ts < w.from || r.ts >= w.to) return
+        const d = floorTo(r.ts, DAY)
+        days.set(d, (days.get(d) ?? 0) + 1)
+        byCat.set(r.category, (byCat.get(r.category) ?? 0) + 1)
+      }
+      if (records === undefined) log.eachUnwritten(org.id, count)
+      else records.forEach(count)
       const q = yield* quota.used(org)
-      return usageReport(w, [...rows, ...pending.org], [...byCat].map(([category, requests]) => ({ category, requests })), q)
+      return usageReport(
+        w,
+        Array.from(days, ([ts, requests]) => ({ ts, requests })),
+        Array.from(byCat, ([category, requests]) => ({ category, requests })),
+        q
+      )
     }, Effect.orDie)
 
     const performance = Effect.fn("Analytics.performance")(function*(org: Organization, period: Period) {

@@ -24,6 +24,7 @@ import { makeSingleFlight } from "../domain/singleFlight"
 import { countSctList, dedupe, issuerOrganization, sctCompliance, type CtEntry } from "./analyze"
 import { CrtShHttpLive, makeCrtShClient } from "./crtsh"
 import { makeCtCache } from "./ctCache"
+import { READ_CACHE_MAX_AGE_MS } from "../store/readCache"
 
 export type { CtEntry } from "./analyze"
 
@@ -93,12 +94,19 @@ export const makeCtAggregator = (opts: CtOptions) =>
     const memo = new Map<string, Result>()
     const sctMemo = new WeakMap<ReadonlyArray<CtEntry>, { readonly result: EmbeddedSct | null; readonly note: string | null }>()
 
+    // When each memo entry was last read from (or written to) the store.
+    const confirmed = new Map<string, number>()
+
     const remember = (domain: string, r: Result): Result => {
       const m = memo.get(domain)
       if (m && m.fetchedAt === r.fetchedAt) return m
       memo.delete(domain)
       memo.set(domain, r)
-      if (memo.size > MAX_MEMO) memo.delete(memo.keys().next().value!)
+      if (memo.size > MAX_MEMO) {
+        const oldest = memo.keys().next().value!
+        memo.delete(oldest)
+        confirmed.delete(oldest)
+      }
       return r
     }
 
@@ -123,15 +131,25 @@ export const makeCtAggregator = (opts: CtOptions) =>
           })
         ),
         Effect.tap((r) => store.write(domain, r)),
-        Effect.map((r) => remember(domain, r))
+        Effect.map((r) => {
+          confirmed.set(domain, r.fetchedAt)
+          return remember(domain, r)
+        })
       ))
 
     const lookup = Effect.fn("CtAggregator.lookup")(function*(domainIn: string) {
       const domain = domainIn.toLowerCase().replace(/\.$/, "")
       const now = yield* Clock.currentTimeMillis
-      const stored = Option.map(yield* store.read(domain), (r) => remember(domain, { ...r, entries: r.entries as ReadonlyArray<CtEntry> }))
       const view = (r: Result, outcome: CtLookup["outcome"], upstreamError: string | null): CtLookup =>
         ({ entries: r.entries, outcome, fetchedAt: r.fetchedAt, duplicates: r.duplicates, dropped: r.dropped, upstreamError })
+      // A fresh result this instance read or wrote within READ_CACHE_MAX_AGE_MS needs no store
+      // read: a change to the row by another instance is seen after that bound at the latest.
+      const held = memo.get(domain)
+      if (held !== undefined && now - held.fetchedAt < opts.ttlMs && now - (confirmed.get(domain) ?? 0) < READ_CACHE_MAX_AGE_MS) {
+        return view(held, "hit", null)
+      }
+      const stored = Option.map(yield* store.read(domain), (r) => remember(domain, { ...r, entries: r.entries as ReadonlyArray<CtEntry> }))
+      if (Option.isSome(stored)) confirmed.set(domain, now)
       if (Option.isSome(stored) && now - stored.value.fetchedAt < opts.ttlMs) return view(stored.value, "hit", null)
       const fresh = yield* Effect.either(refresh(domain))
       if (fresh._tag === "Right") return view(fresh.right, "miss", null)

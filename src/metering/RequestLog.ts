@@ -100,6 +100,15 @@ export class RequestLog extends Effect.Service<RequestLog>()("domain-intel/Reque
         records: [...inFlight, ...buffer].filter((r) => r.orgId === orgId),
         version
       }),
+      /**
+       * `unwritten` without a copy: calls `f` with each of the organization's unwritten records
+       * and returns the batch count (for readers on the hot path that only count them).
+       */
+      eachUnwritten: (orgId: string, f: (r: RequestRecord) => void): number => {
+        for (const r of inFlight) if (r.orgId === orgId) f(r)
+        for (const r of buffer) if (r.orgId === orgId) f(r)
+        return version
+      },
       /** Count of batches written so far (see `unwritten`). */
       version: (): number => version,
       stats: Effect.sync(() => ({ buffered: buffer.length, written }))

@@ -13,15 +13,20 @@ import { SqlLive } from "../../src/store/Sql"
  */
 const DirectRequestLog = Layer.effect(
   RequestLog,
-  Effect.map(SqlClient.SqlClient, (sql) =>
-    RequestLog.make({
-      record: (r: RequestRecord) => Effect.orDie(writeBatch(sql, [r])),
-      unsafeRecord: (r: RequestRecord) => Effect.runSync(Effect.orDie(writeBatch(sql, [r]))),
+  Effect.map(SqlClient.SqlClient, (sql) => {
+    // Every record is a batch written: readers caching by the batch count see each one.
+    let version = 0
+    const write = (r: RequestRecord) => Effect.orDie(writeBatch(sql, [r])).pipe(Effect.tap(() => Effect.sync(() => { version++ })))
+    return RequestLog.make({
+      record: write,
+      unsafeRecord: (r: RequestRecord) => Effect.runSync(write(r)),
       flush: Effect.void,
-      unwritten: () => ({ records: [], version: 0 }),
-      version: () => 0,
+      unwritten: () => ({ records: [], version }),
+      eachUnwritten: () => version,
+      version: () => version,
       stats: Effect.succeed({ buffered: 0, written: 0 })
-    }))
+    })
+  })
 )
 
 /** The store (in-memory SQLite, migrated) with the request log, quota and analytics services. */
