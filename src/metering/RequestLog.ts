@@ -71,7 +71,7 @@ export class RequestLog extends Effect.Service<RequestLog>()("domain-intel/Reque
     const runFork = Runtime.runFork(yield* Effect.runtime<never>())
     let earlyFlushQueued = false
     const earlyFlush = Effect.ensuring(flushLocked, Effect.sync(() => { earlyFlushQueued = false }))
-    /** Appends without an Effect around it (the fast path); a full buffer starts one flush. */
+    /** Appends without an Effect around it (callers outside an Effect); a full buffer starts one flush. */
     const unsafeRecord = (entry: RequestRecord): void => {
       buffer.push(entry)
       appended++
