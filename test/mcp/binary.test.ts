@@ -11,7 +11,7 @@ import { spawnSync } from "node:child_process"
 import { copyFileSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
-import { checkResult, checkToolList, pin, type ToolInfo, toolCalls, VERSIONS } from "./client"
+import { checkResult, checkToolList, fixtureEnv, pin, type ToolInfo, toolCalls, VERSIONS } from "./client"
 import { type Fixtures, startFixtures } from "./fixtures"
 
 const root = resolve(import.meta.dir, "../..")
@@ -20,20 +20,9 @@ const binary = join(work, "domain-intel")
 let fx: Fixtures
 let key: string
 
-const env = (extra: Record<string, string> = {}): Record<string, string> => ({
-  PATH: "/usr/bin:/bin",
-  HOME: work,
-  DATABASE_URL: `sqlite:${join(work, "bin.db")}`,
-  DNS_RESOLVERS: `127.0.0.1:${fx.dns.port}`,
-  DNS_AUTH_PORT: String(fx.dns.port),
-  NODE_EXTRA_CA_CERTS: fx.pki.caCertPath,
-  RDAP_BOOTSTRAP_URL: fx.config.rdapBootstrapUrl!,
-  CT_AGGREGATOR_URL: fx.config.ctAggregatorUrl!,
-  CT_BUDGET_MS: "1500",
-  ALLOW_PRIVATE_TARGETS: "true",
-  LOG_LEVEL: "warning",
-  ...extra
-})
+// A bare environment: no Bun, no node_modules reachable.
+const env = (extra: Record<string, string> = {}): Record<string, string> =>
+  fixtureEnv(fx, { path: "/usr/bin:/bin", home: work, databaseFile: join(work, "bin.db") }, extra)
 
 beforeAll(async () => {
   buildBinary(join(work, "build", "domain-intel"))

@@ -10,6 +10,29 @@ import Ajv from "ajv"
 import { expect } from "bun:test"
 import type { Fixtures } from "./fixtures"
 
+/**
+ * The service's configuration as environment variables for a child process (stdio, the binary),
+ * every upstream on the loopback fixtures.
+ */
+export const fixtureEnv = (
+  fx: Fixtures,
+  where: { readonly path: string; readonly home: string; readonly databaseFile: string },
+  extra: Record<string, string> = {}
+): Record<string, string> => ({
+  PATH: where.path,
+  HOME: where.home,
+  DATABASE_URL: `sqlite:${where.databaseFile}`,
+  DNS_RESOLVERS: `127.0.0.1:${fx.dns.port}`,
+  DNS_AUTH_PORT: String(fx.dns.port),
+  NODE_EXTRA_CA_CERTS: fx.pki.caCertPath,
+  RDAP_BOOTSTRAP_URL: fx.config.rdapBootstrapUrl!,
+  CT_AGGREGATOR_URL: fx.config.ctAggregatorUrl!,
+  CT_BUDGET_MS: "1500",
+  ALLOW_PRIVATE_TARGETS: "true",
+  LOG_LEVEL: "warning",
+  ...extra
+})
+
 export const VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] as const
 export type Version = (typeof VERSIONS)[number]
 export const MCP_PATH = "/v1/advanced/mcp"

@@ -13,7 +13,7 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { startService, type TestService } from "../support/service"
-import { checkResult, checkToolList, MCP_PATH, pin, type ToolInfo, toolCalls, type Version, VERSIONS } from "./client"
+import { checkResult, checkToolList, fixtureEnv, MCP_PATH, pin, type ToolInfo, toolCalls, type Version, VERSIONS } from "./client"
 import { type Fixtures, startFixtures } from "./fixtures"
 
 const root = resolve(import.meta.dir, "../..")
@@ -27,20 +27,8 @@ let key: string
 let orgId: string
 
 /** The service's configuration as environment variables, every upstream on loopback. */
-export const envOf = (fx: Fixtures, extra: Record<string, string> = {}): Record<string, string> => ({
-  PATH: process.env.PATH ?? "/usr/bin:/bin",
-  HOME: work,
-  DATABASE_URL: `sqlite:${dbPath}`,
-  DNS_RESOLVERS: `127.0.0.1:${fx.dns.port}`,
-  DNS_AUTH_PORT: String(fx.dns.port),
-  NODE_EXTRA_CA_CERTS: fx.pki.caCertPath,
-  RDAP_BOOTSTRAP_URL: fx.config.rdapBootstrapUrl!,
-  CT_AGGREGATOR_URL: fx.config.ctAggregatorUrl!,
-  CT_BUDGET_MS: "1500",
-  ALLOW_PRIVATE_TARGETS: "true",
-  LOG_LEVEL: "warning",
-  ...extra
-})
+export const envOf = (fx: Fixtures, extra: Record<string, string> = {}): Record<string, string> =>
+  fixtureEnv(fx, { path: process.env.PATH ?? "/usr/bin:/bin", home: work, databaseFile: dbPath }, extra)
 
 beforeAll(async () => {
   fx = await startFixtures()
