@@ -28,7 +28,7 @@ import { FreshnessLive } from "./freshness/http"
 import { AttributedLive } from "./http/Attributed"
 import { Deadlines } from "./http/Deadlines"
 import { makeOperations, Operations, type RawRoute, routerConfig } from "./http/Operation"
-import { pipeline, trackingHeaders } from "./http/pipeline"
+import { pipeline, pipelineDeps, trackingHeaders } from "./http/pipeline"
 import { renderErrors } from "./http/renderErrors"
 import { RequestObserverLive } from "./http/RequestObserver"
 import { Quota } from "./metering/Quota"
@@ -37,7 +37,6 @@ import { CtHistory } from "./mcp/CtHistory"
 import { McpLive, mcpRawRoutes } from "./mcp/http"
 import { MonitorsLive } from "./monitors/http"
 import { MonitorsWorkers } from "./monitors/Scheduler"
-import { makeAccessLog } from "./observability/accessLog"
 import { cors } from "./observability/cors"
 import { MetricsRoute } from "./observability/routes"
 import { OpenApiRoutes } from "./openapi/routes"
@@ -90,7 +89,7 @@ const ApiLive = HttpApiBuilder.api(Api).pipe(
 
 /** The API served on whatever HttpServer is provided (needs ServicesLive and AppConfig). */
 export const AppLive = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config) => HttpApiBuilder.serve((app) => cors(config.corsOrigins)(pipeline(app))))
+  Effect.map(pipelineDeps, (deps) => HttpApiBuilder.serve((app) => cors(deps.config.corsOrigins)(pipeline(app, deps))))
 ).pipe(
   Layer.provide(OpenApiRoutes), // /openapi.json and /docs, built on first request
   Layer.provide(MetricsRoute), // /metrics

@@ -68,7 +68,7 @@ export const requestLogObserver: Effect.Effect<RequestObserverShape, never, Requ
 }))
 
 /** The observers the server runs. */
-export const RequestObserverLive = Layer.effect(
+export const RequestObserverLive = Layer.scoped(
   RequestObserver,
   Effect.map(Effect.zip(requestLogObserver, accessLogObserver), ([log, access]) => RequestObserver.combine(log, access))
 )

@@ -14,7 +14,7 @@
  * operation has not answered by then; the operation is interrupted and the request still logged.
  */
 import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Cause, Effect } from "effect"
+import { Cause, Context, Effect } from "effect"
 import { AppConfig } from "../Config"
 import { type ApiError, errorBody, NotFound, UpstreamUnavailable } from "../domain/errors"
 import { installBody, readBody } from "./body"
@@ -64,12 +64,27 @@ const hasBody = (method: string) => method !== "GET" && method !== "HEAD" && met
 const deadlineAnswer = (facts: RequestFacts) =>
   own(facts, new UpstreamUnavailable({ message: `the operation did not finish within its deadline of ${Math.round(facts.deadlineAt - facts.started)} ms` }))
 
-export const pipeline = (app: HttpApp.Default): HttpApp.Default<never, RequestObserver | AppConfig | Deadlines> =>
-  Effect.gen(function*() {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const observer = yield* RequestObserver
-    const config = yield* AppConfig
-    const deadlines = yield* Deadlines
+/** What the pipeline needs, resolved once when the server is built (not per request). */
+export interface PipelineDeps {
+  readonly observer: RequestObserver["Type"]
+  readonly config: AppConfig["Type"]
+  readonly deadlines: Deadlines
+}
+
+/** The services the pipeline runs with, for `pipeline`. */
+export const pipelineDeps: Effect.Effect<PipelineDeps, never, RequestObserver | AppConfig | Deadlines> = Effect.map(
+  Effect.all([RequestObserver, AppConfig, Deadlines]),
+  ([observer, config, deadlines]) => ({ observer, config, deadlines })
+)
+
+/**
+ * The outermost middleware. Few Effect steps per request by design (it runs for every request):
+ * the request is read from the fiber's context, the facts are plain data, the work runs in one
+ * interruptible region whose end (answer, failure, deadline, client gone) is matched once.
+ */
+export const pipeline = (app: HttpApp.Default, { config, deadlines, observer }: PipelineDeps): HttpApp.Default =>
+  Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>((fiber) => {
+    const request = Context.unsafeGet(fiber.currentContext as Context.Context<HttpServerRequest.HttpServerRequest>, HttpServerRequest.HttpServerRequest)
     const started = performance.now()
     const q = request.url.indexOf("?")
     const path = q === -1 ? request.url : request.url.slice(0, q)
@@ -86,48 +101,47 @@ export const pipeline = (app: HttpApp.Default): HttpApp.Default<never, RequestOb
       allow: undefined
     }
     attachFacts(request, facts)
-
-    const served: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, HttpServerRequest.HttpServerRequest> = Effect.gen(function*() {
-      if (!canonicalPath(path)) return own(facts, new NotFound({ message: "no such route" }))
-      if (hasBody(request.method)) {
-        const body = yield* Effect.either(readBody(request))
-        if (body._tag === "Left") return own(facts, body.left)
-        installBody(request, body.right)
-      }
-      return yield* app
-    })
-    const finish = (status: number) =>
+    const finish = (response: HttpServerResponse.HttpServerResponse): HttpServerResponse.HttpServerResponse => {
       observer.onResponse({
         requestId: facts.requestId,
         operation: facts.operation?.operation ?? "unknown",
         category: facts.operation?.category ?? "system",
         method: request.method,
         path,
-        status,
+        status: response.status,
         durationMs: performance.now() - started,
         caller: facts.caller,
         cache: facts.cache,
         ts: facts.ts
       })
+      return response
+    }
+    if (!canonicalPath(path)) return Effect.succeed(finish(own(facts, new NotFound({ message: "no such route" }))))
+    const work: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, HttpServerRequest.HttpServerRequest> = hasBody(request.method)
+      ? Effect.flatMap(Effect.either(readBody(request)), (body) => {
+        if (body._tag === "Left") return Effect.succeed(own(facts, body.left))
+        installBody(request, body.right)
+        return app
+      })
+      : app
 
-    // Deadline and client abort both interrupt this fiber while it waits in the interruptible
-    // region below; the server runs the rest of this middleware uninterruptibly, so the
-    // interruption is caught here and answered (502 past the deadline; 499, logged and sent to
-    // nobody, when the client went away). No fiber is forked per request.
-    const response = yield* Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>((fiber) => {
-      const tracked: Tracked = { deadlineAt: () => facts.deadlineAt, fiber, expired: false }
-      deadlines.track(tracked)
-      return Effect.interruptible(served).pipe(
-        Effect.catchAllCause((cause) => {
-          deadlines.untrack(tracked)
-          if (tracked.expired) return Effect.succeed(deadlineAnswer(facts))
-          // Interrupted by the client's abort, or the HttpApp answered already (the server's own
-          // fallback for what it could not encode).
-          return Effect.succeed(HttpServerResponse.empty({ status: Cause.isInterruptedOnly(cause) ? 499 : 500 }))
-        }),
-        Effect.tap(() => deadlines.untrack(tracked))
-      )
+    // Deadline and client abort both interrupt this fiber while it runs the work in the
+    // interruptible region below; the server runs the rest of this middleware uninterruptibly,
+    // so the interruption is caught here and answered (502 past the deadline; 499, logged and
+    // sent to nobody, when the client went away). No fiber is forked per request.
+    const tracked: Tracked = { deadlineAt: () => facts.deadlineAt, fiber, expired: false }
+    deadlines.track(tracked)
+    return Effect.matchCause(Effect.interruptible(work), {
+      onFailure: (cause) => {
+        deadlines.untrack(tracked)
+        if (tracked.expired) return finish(deadlineAnswer(facts))
+        // Interrupted by the client's abort, or the HttpApp answered already (the server's own
+        // fallback for what it could not encode).
+        return finish(HttpServerResponse.empty({ status: Cause.isInterruptedOnly(cause) ? 499 : 500 }))
+      },
+      onSuccess: (response) => {
+        deadlines.untrack(tracked)
+        return finish(response)
+      }
     })
-    finish(response.status)
-    return response
   })

@@ -11,24 +11,69 @@
  * values are operation ids, status codes and fixed kinds, so the series count stays bounded.
  */
 import { Cause, Effect, Exit, Option } from "effect"
-import { Counter, Gauge, Histogram, Registry } from "prom-client"
+import { Counter, Gauge, Registry } from "prom-client"
 
 export const registry = new Registry()
 
-const requests = new Counter({
+/**
+ * The two per-request families are kept in plain maps and rendered by prom-client at scrape
+ * time (`registerMetric` with a `get()`, the same shape prom-client's own metrics return):
+ * recording is a Map read and a few additions on the request path, where prom-client's
+ * `inc`/`observe` hash their label objects on every call.
+ */
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30] as const
+
+interface DurationSeries {
+  /** Observations per bucket (not cumulative), the last slot for those above every bound. */
+  readonly counts: Array<number>
+  sum: number
+  count: number
+}
+
+const requestCounts = new Map<string, Map<number, number>>()
+const durations = new Map<string, DurationSeries>()
+
+registry.registerMetric({
   name: "domain_intel_requests_total",
   help: "HTTP requests answered, by operation id and status code",
-  labelNames: ["operation", "status"] as const,
-  registers: [registry]
-})
+  type: "counter",
+  aggregator: "sum",
+  get: async () => ({
+    name: "domain_intel_requests_total",
+    help: "HTTP requests answered, by operation id and status code",
+    type: "counter",
+    aggregator: "sum",
+    values: [...requestCounts].flatMap(([operation, byStatus]) =>
+      [...byStatus].map(([status, value]) => ({ labels: { operation, status: String(status) }, value }))
+    )
+  })
+} as any)
 
-const duration = new Histogram({
+registry.registerMetric({
   name: "domain_intel_request_duration_seconds",
   help: "Time from receiving a request to its response, by operation id",
-  labelNames: ["operation"] as const,
-  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-  registers: [registry]
-})
+  type: "histogram",
+  aggregator: "sum",
+  get: async () => ({
+    name: "domain_intel_request_duration_seconds",
+    help: "Time from receiving a request to its response, by operation id",
+    type: "histogram",
+    aggregator: "sum",
+    values: [...durations].flatMap(([operation, d]) => {
+      let cumulative = 0
+      const buckets = DURATION_BUCKETS.map((le, i) => {
+        cumulative += d.counts[i]
+        return { metricName: "domain_intel_request_duration_seconds_bucket", labels: { le, operation }, value: cumulative }
+      })
+      return [
+        ...buckets,
+        { metricName: "domain_intel_request_duration_seconds_bucket", labels: { le: "+Inf", operation }, value: d.count },
+        { metricName: "domain_intel_request_duration_seconds_sum", labels: { operation }, value: d.sum },
+        { metricName: "domain_intel_request_duration_seconds_count", labels: { operation }, value: d.count }
+      ]
+    })
+  })
+} as any)
 
 /** What an outbound request was for. */
 export type OutboundKind = "http" | "dns" | "ct" | "rdap" | "webhook" | "tls"
@@ -72,8 +117,16 @@ new Gauge({
 
 /** One answered request (called by the access-log hook for every request). */
 export const recordRequest = (operation: string, status: number, seconds: number): void => {
-  requests.inc({ operation, status: String(status) })
-  duration.observe({ operation }, seconds)
+  let byStatus = requestCounts.get(operation)
+  if (byStatus === undefined) requestCounts.set(operation, byStatus = new Map())
+  byStatus.set(status, (byStatus.get(status) ?? 0) + 1)
+  let d = durations.get(operation)
+  if (d === undefined) durations.set(operation, d = { counts: new Array(DURATION_BUCKETS.length + 1).fill(0), sum: 0, count: 0 })
+  let i = 0
+  while (i < DURATION_BUCKETS.length && seconds > DURATION_BUCKETS[i]) i++
+  d.counts[i]++
+  d.sum += seconds
+  d.count++
 }
 
 /** One outbound request: a one-line call at each outbound point. */
