@@ -167,14 +167,15 @@ export class Analytics extends Effect.Service<Analytics>()("domain-intel/Analyti
       // hit they are read in the same synchronous step as the version checked above.
       const days = new Map(stored.days)
       const byCat = new Map(stored.categories)
-      const count = (r: RequestRecord) => {
-        if (r.ts < w.from || r.ts >= w.to) return
-        const d = floorTo(r.ts, DAY)
-        days.set(d, (days.get(d) ?? 0) + 1)
-        byCat.set(r.category, (byCat.get(r.category) ?? 0) + 1)
+      // The window is minute-aligned, so a minute is either wholly inside it or wholly outside.
+      const count = (minute: number, category: string, n: number) => {
+        if (minute < w.from || minute >= w.to) return
+        const d = floorTo(minute, DAY)
+        days.set(d, (days.get(d) ?? 0) + n)
+        byCat.set(category, (byCat.get(category) ?? 0) + n)
       }
-      if (records === undefined) log.eachUnwritten(org.id, count)
-      else records.forEach(count)
+      if (records === undefined) log.eachUnwrittenCount(org.id, count)
+      else for (const r of records) count(floorTo(r.ts, MINUTE), r.category, 1)
       const q = yield* quota.used(org)
       return usageReport(
         w,

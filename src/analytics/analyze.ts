@@ -83,7 +83,17 @@ export interface EndpointRow {
 
 export const round2 = (x: number) => Math.round(x * 100) / 100
 export const pct = (part: number, whole: number) => (whole === 0 ? 0 : round2((100 * part) / whole))
-const iso = (ms: number) => new Date(ms).toISOString()
+/** ISO strings of the few instants reports repeat (window edges, day starts), built once each. */
+const isoMemo = new Map<number, string>()
+const iso = (ms: number) => {
+  let text = isoMemo.get(ms)
+  if (text === undefined) {
+    if (isoMemo.size >= 4096) isoMemo.clear()
+    text = new Date(ms).toISOString()
+    isoMemo.set(ms, text)
+  }
+  return text
+}
 const isoDate = (ms: number) => iso(ms).slice(0, 10)
 
 // ---- Usage -----------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Runtime } from "effect"
 import type { Organization } from "../auth/Keys"
 import { monthlyQuota } from "../domain/plans"
+import { makeReadCache } from "../store/readCache"
 
 export const monthStart = (ms: number): number => {
   const d = new Date(ms)
@@ -76,6 +77,12 @@ export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
     const sql = yield* SqlClient.SqlClient
     const runFork = Runtime.runFork(yield* Effect.runtime<never>())
     const counters = new Map<string, Counter>()
+    // `used` reads of the store's count, served until this instance writes it again (`writes`).
+    const storeReads = makeReadCache<string, number>()
+    let writes = 0
+    const wrote = Effect.sync(() => {
+      writes++
+    })
     // The month's bounds, recomputed only when `now` leaves them (this runs on every request).
     let month = 0
     let next = 0
@@ -95,11 +102,11 @@ export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
       sql<{ used: number }>`INSERT INTO quota_usage (org_id, month, used) VALUES (${orgId}, ${m}, ${n})
         ON CONFLICT (org_id, month) DO UPDATE SET used = quota_usage.used + excluded.used
         WHERE quota_usage.used + excluded.used <= ${limit}
-        RETURNING used`.pipe(Effect.map((rows) => rows[0]?.used))
+        RETURNING used`.pipe(Effect.map((rows) => rows[0]?.used), Effect.ensuring(wrote))
 
     /** Gives `n` unused units back to the month's count. */
     const returnToStore = (orgId: string, m: number, n: number) =>
-      sql`UPDATE quota_usage SET used = used - ${n} WHERE org_id = ${orgId} AND month = ${m} AND used >= ${n}`
+      sql`UPDATE quota_usage SET used = used - ${n} WHERE org_id = ${orgId} AND month = ${m} AND used >= ${n}`.pipe(Effect.ensuring(wrote))
 
     /** Hands this counter's held units back (idle organization, eviction, shutdown). */
     const release = (c: Counter) =>
@@ -201,14 +208,29 @@ export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
         })).pipe(Effect.orDie)
       })
 
-    /** Counted so far this month, by every instance (for the usage report and alert metrics). */
+    /**
+     * Counted so far this month, by every instance (for the usage report and alert metrics): the
+     * store's count less the units this instance holds unserved. The store's count is read at most
+     * once per READ_CACHE_MAX_AGE_MS, and again after this instance wrote it (src/store/readCache.ts).
+     */
     const used = (org: Organization) =>
-      Effect.gen(function*() {
-        const now = yield* Clock.currentTimeMillis
+      Effect.flatMap(Clock.currentTimeMillis, (now) => {
         const m = monthOf(now)
-        const rows = yield* sql<{ used: number }>`SELECT used FROM quota_usage WHERE org_id = ${org.id} AND month = ${m}`
-        const held = counters.get(`${org.id}|${m}`)?.held ?? 0
-        return { limit: monthlyQuota[org.plan], used: Math.max(0, (rows[0]?.used ?? 0) - held) }
+        const key = `${org.id}|${m}`
+        const figures = (stored: number) => ({
+          limit: monthlyQuota[org.plan],
+          used: Math.max(0, stored - (counters.get(key)?.held ?? 0))
+        })
+        const cached = storeReads.get(key, writes, now)
+        if (cached !== undefined) return Effect.succeed(figures(cached))
+        const asOf = writes
+        return sql<{ used: number }>`SELECT used FROM quota_usage WHERE org_id = ${org.id} AND month = ${m}`.pipe(
+          Effect.map((rows) => {
+            const stored = rows[0]?.used ?? 0
+            storeReads.set(key, asOf, now, stored)
+            return figures(stored)
+          })
+        )
       }).pipe(Effect.orDie)
 
     const releaseIdle = Effect.gen(function*() {

@@ -11,6 +11,26 @@ import { writeBatch } from "./writeBatch"
 
 export type { RequestRecord } from "./RequestRecord"
 
+const MINUTE_MS = 60_000
+
+/** Record counts: organization → minute → category → count. */
+type Tally = Map<string, Map<number, Map<string, number>>>
+
+const addToTally = (tally: Tally, orgId: string, minute: number, category: string, n: number) => {
+  let byMinute = tally.get(orgId)
+  if (byMinute === undefined) tally.set(orgId, byMinute = new Map())
+  let byCategory = byMinute.get(minute)
+  if (byCategory === undefined) byMinute.set(minute, byCategory = new Map())
+  byCategory.set(category, (byCategory.get(category) ?? 0) + n)
+}
+
+/** Adds every count of `from` into `into`. */
+const mergeTally = (into: Tally, from: Tally) => {
+  for (const [orgId, byMinute] of from) {
+    for (const [minute, byCategory] of byMinute) for (const [category, n] of byCategory) addToTally(into, orgId, minute, category, n)
+  }
+}
+
 const flushIntervalMs = 200
 const softLimit = 2_000
 
@@ -27,6 +47,10 @@ export class RequestLog extends Effect.Service<RequestLog>()("domain-intel/Reque
     // The batch being written, and how many batches were written: `unwritten` below.
     let inFlight: ReadonlyArray<RequestRecord> = []
     let version = 0
+    // The same records counted per organization, minute and category (the buffer's and the
+    // in-flight batch's), so a reader that only counts them costs a few Map reads, not a scan.
+    let bufferTally: Tally = new Map()
+    let inFlightTally: Tally = new Map()
 
     const flush = Effect.suspend(() => {
       if (buffer.length === 0) return Effect.void
@@ -34,11 +58,14 @@ export class RequestLog extends Effect.Service<RequestLog>()("domain-intel/Reque
       const through = appended
       buffer = []
       inFlight = batch
+      inFlightTally = bufferTally
+      bufferTally = new Map()
       return writeBatch(sql, batch).pipe(
         Effect.tap(() => Effect.sync(() => {
           written += batch.length
           committed = Math.max(committed, through)
           inFlight = []
+          inFlightTally = new Map()
           version++
         })),
         Effect.catchAllCause((cause) =>
@@ -46,6 +73,8 @@ export class RequestLog extends Effect.Service<RequestLog>()("domain-intel/Reque
           Effect.sync(() => {
             buffer = batch.concat(buffer)
             inFlight = []
+            mergeTally(bufferTally, inFlightTally)
+            inFlightTally = new Map()
           }).pipe(
             Effect.zipRight(Effect.logError("request log flush failed", cause))
           )
@@ -75,6 +104,7 @@ export class RequestLog extends Effect.Service<RequestLog>()("domain-intel/Reque
     const unsafeRecord = (entry: RequestRecord): void => {
       buffer.push(entry)
       appended++
+      addToTally(bufferTally, entry.orgId, entry.ts - (entry.ts % MINUTE_MS), entry.category, 1)
       if (buffer.length >= softLimit && !earlyFlushQueued) {
         earlyFlushQueued = true
         // Scheduled, not run inline: the write must not sit in the response of this request.
@@ -101,12 +131,16 @@ export class RequestLog extends Effect.Service<RequestLog>()("domain-intel/Reque
         version
       }),
       /**
-       * `unwritten` without a copy: calls `f` with each of the organization's unwritten records
-       * and returns the batch count (for readers on the hot path that only count them).
+       * The organization's unwritten records counted by minute (epoch ms at the minute's start)
+       * and category: `f` is called once per pair with its count. Returns the batch count, read
+       * in the same synchronous step (see `unwritten`).
        */
-      eachUnwritten: (orgId: string, f: (r: RequestRecord) => void): number => {
-        for (const r of inFlight) if (r.orgId === orgId) f(r)
-        for (const r of buffer) if (r.orgId === orgId) f(r)
+      eachUnwrittenCount: (orgId: string, f: (minute: number, category: string, count: number) => void): number => {
+        for (const tally of [inFlightTally, bufferTally]) {
+          const byMinute = tally.get(orgId)
+          if (byMinute === undefined) continue
+          for (const [minute, byCategory] of byMinute) for (const [category, n] of byCategory) f(minute, category, n)
+        }
         return version
       },
       /** Count of batches written so far (see `unwritten`). */

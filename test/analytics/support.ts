@@ -22,7 +22,7 @@ const DirectRequestLog = Layer.effect(
       unsafeRecord: (r: RequestRecord) => Effect.runSync(write(r)),
       flush: Effect.void,
       unwritten: () => ({ records: [], version }),
-      eachUnwritten: () => version,
+      eachUnwrittenCount: () => version,
       version: () => version,
       stats: Effect.succeed({ buffered: 0, written: 0 })
     })
