@@ -101,7 +101,7 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
       return yield* testChannels(JSON.parse(row.value.channels), "alert.test", body, Option.getOrElse(secret, () => ""), `[domain-intel] Test: ${row.value.name}`)
     })
 
-    const listRules = Effect.fn("Alerts.listRules")(function*(orgId: string) {
+    const listRules = Effect.fnUntraced(function*(orgId: string) {
       const version = rulesVersion
       const now = yield* Clock.currentTimeMillis
       const cached = ruleLists.get(orgId, version, now)

@@ -151,7 +151,7 @@ export class Analytics extends Effect.Service<Analytics>()("domain-intel/Analyti
       return attempt(0)
     }
 
-    const usage = Effect.fn("Analytics.usage")(function*(org: Organization, period: Period) {
+    const usage = Effect.fnUntraced(function*(org: Organization, period: Period) {
       const w = yield* window(period)
       const key = `${org.id}|${w.from}|${w.to}`
       const now = yield* Clock.currentTimeMillis

@@ -137,7 +137,7 @@ export const makeCtAggregator = (opts: CtOptions) =>
         })
       ))
 
-    const lookup = Effect.fn("CtAggregator.lookup")(function*(domainIn: string) {
+    const lookup = Effect.fnUntraced(function*(domainIn: string) {
       const domain = domainIn.toLowerCase().replace(/\.$/, "")
       const now = yield* Clock.currentTimeMillis
       const view = (r: Result, outcome: CtLookup["outcome"], upstreamError: string | null): CtLookup =>
@@ -175,7 +175,7 @@ export const makeCtAggregator = (opts: CtOptions) =>
         return { precert: false as const, cert, count }
       })
 
-    const embeddedSct = Effect.fn("CtAggregator.embeddedSct")(function*(_domain: string, entries: ReadonlyArray<CtEntry>) {
+    const embeddedSct = Effect.fnUntraced(function*(_domain: string, entries: ReadonlyArray<CtEntry>) {
       const known = sctMemo.get(entries)
       if (known) return known
       const now = new Date(yield* Clock.currentTimeMillis).toISOString()

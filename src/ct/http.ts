@@ -1,9 +1,9 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Api } from "../Api"
-import { ctLogsReport } from "./report"
+import { ctLogsResponse } from "./report"
 
 export { parseSince } from "./report"
 
 export const CtLive = HttpApiBuilder.group(Api, "ct", (handlers) =>
-  handlers.handle("ctLogs", ({ urlParams }) => ctLogsReport(urlParams))
+  handlers.handle("ctLogs", ({ urlParams }) => ctLogsResponse(urlParams))
 )

@@ -1,9 +1,11 @@
-import { Clock, Effect } from "effect"
+import { HttpServerResponse } from "@effect/platform"
+import { Clock, Effect, Schema } from "effect"
 import { AppConfig } from "../Config"
 import { normalizeDomain } from "../dns/domainParam"
 import { InvalidRequest } from "../domain/errors"
 import { setCacheOutcome } from "../http/RequestFacts"
 import { page } from "./analyze"
+import { CtLogsReport } from "./api"
 import { CtAggregator } from "./CtAggregator"
 
 /**
@@ -29,49 +31,113 @@ export const parseSince = (s: string): string | InvalidRequest => {
   return new Date(t).toISOString()
 }
 
-export const ctLogsReport = (urlParams: CtLogsInput) =>
+/** The aggregator's host for the report's `source`, parsed once per configured URL. */
+let hostOf: { readonly url: string; readonly host: string } | undefined
+const aggregatorHost = (url: string): string => {
+  if (hostOf?.url !== url) {
+    let host: string
+    try {
+      host = new URL(url).host
+    } catch {
+      host = url
+    }
+    hostOf = { url, host }
+  }
+  return hostOf.host
+}
+
+/** Everything a report is built from, once the request is validated and the lookup done. */
+const prepare = (urlParams: CtLogsInput) =>
   Effect.gen(function*() {
     const domain = normalizeDomain(urlParams.domain)
     if (domain instanceof InvalidRequest) return yield* domain
     const since = urlParams.since === undefined ? null : parseSince(urlParams.since)
     if (since instanceof InvalidRequest) return yield* since
-    const offset = urlParams.offset ?? 0
-    const limit = urlParams.limit ?? 20
     const ct = yield* CtAggregator
     const config = yield* AppConfig
     const result = yield* ct.lookup(domain)
     yield* setCacheOutcome(result.outcome)
-    const p = page(result.entries, { offset, limit, since })
     const sct = yield* ct.embeddedSct(domain, result.entries)
     const now = yield* Clock.currentTimeMillis
-    const age = Math.max(0, Math.round((now - result.fetchedAt) / 1000))
-    const host = (() => {
-      try {
-        return new URL(config.ctAggregatorUrl).host
-      } catch {
-        return config.ctAggregatorUrl
-      }
-    })()
-    const notes: Array<string> = []
-    notes.push(`${p.total} deduplicated certificate${p.total === 1 ? "" : "s"}${since ? ` logged since ${since}` : ""}` +
-      (result.duplicates > 0 ? `; ${result.duplicates} precertificate/certificate duplicate${result.duplicates === 1 ? "" : "s"} merged` : ""))
-    if (result.dropped > 0) notes.push(`${result.dropped} malformed aggregator rows ignored`)
-    if (result.outcome === "hit") notes.push(`served from cache (fetched ${age} s ago)`)
-    if (result.outcome === "stale") notes.push(`STALE: the aggregator failed (${result.upstreamError}); serving the cached result fetched ${age} s ago`)
-    if (sct.note && !sct.result) notes.push(`embedded_sct unavailable: ${sct.note}`)
     return {
       domain,
-      certificates: p.certificates,
-      scts: p.certificates,
-      hasSCTs: p.total > 0,
-      count: p.certificates.length,
-      total: p.total,
-      truncated: p.truncated,
-      source: `certificate transparency aggregator ${host} (crt.sh JSON)`,
-      note: notes.join("; "),
-      cache: { outcome: result.outcome, fetched_at: new Date(result.fetchedAt).toISOString(), age_seconds: age },
-      pagination: p.pagination,
       since,
-      embedded_sct: sct.result
+      offset: urlParams.offset ?? 0,
+      limit: urlParams.limit ?? 20,
+      result,
+      sct,
+      age: Math.max(0, Math.round((now - result.fetchedAt) / 1000)),
+      host: aggregatorHost(config.ctAggregatorUrl)
     }
   })
+
+type Prepared = Effect.Effect.Success<ReturnType<typeof prepare>>
+
+const build = ({ age, domain, host, limit, offset, result, sct, since }: Prepared) => {
+  const p = page(result.entries, { offset, limit, since })
+  const notes: Array<string> = []
+  notes.push(`${p.total} deduplicated certificate${p.total === 1 ? "" : "s"}${since ? ` logged since ${since}` : ""}` +
+    (result.duplicates > 0 ? `; ${result.duplicates} precertificate/certificate duplicate${result.duplicates === 1 ? "" : "s"} merged` : ""))
+  if (result.dropped > 0) notes.push(`${result.dropped} malformed aggregator rows ignored`)
+  if (result.outcome === "hit") notes.push(`served from cache (fetched ${age} s ago)`)
+  if (result.outcome === "stale") notes.push(`STALE: the aggregator failed (${result.upstreamError}); serving the cached result fetched ${age} s ago`)
+  if (sct.note && !sct.result) notes.push(`embedded_sct unavailable: ${sct.note}`)
+  return {
+    domain,
+    certificates: p.certificates,
+    scts: p.certificates,
+    hasSCTs: p.total > 0,
+    count: p.certificates.length,
+    total: p.total,
+    truncated: p.truncated,
+    source: `certificate transparency aggregator ${host} (crt.sh JSON)`,
+    note: notes.join("; "),
+    cache: { outcome: result.outcome, fetched_at: new Date(result.fetchedAt).toISOString(), age_seconds: age },
+    pagination: p.pagination,
+    since,
+    embedded_sct: sct.result
+  }
+}
+
+/** The report as a value (MCP's `ct_logs` tool, whose structured content is this report). */
+export const ctLogsReport = (urlParams: CtLogsInput) => Effect.map(prepare(urlParams), build)
+
+/**
+ * The report as the REST operation's answer. Cache hits answer the same page many times: its
+ * body, encoded through the endpoint's success schema as HttpApi would encode it, is kept per
+ * page and reused while it would be built from the very same cached result, SCT verdict, age in
+ * seconds and aggregator. Bounded: the oldest goes first.
+ */
+export const ctLogsResponse = (urlParams: CtLogsInput) =>
+  Effect.map(prepare(urlParams), (prepared) => {
+    if (prepared.result.outcome !== "hit") return build(prepared)
+    const key = `${prepared.domain}|${prepared.offset}|${prepared.limit}|${prepared.since}`
+    const kept = bodies.get(key)
+    if (
+      kept !== undefined && kept.entries === prepared.result.entries && kept.fetchedAt === prepared.result.fetchedAt &&
+      kept.sct === prepared.sct && kept.age === prepared.age && kept.host === prepared.host
+    ) {
+      return jsonResponse(kept.json)
+    }
+    const json = JSON.stringify(encodeReport(build(prepared)))
+    keepBody(key, { entries: prepared.result.entries, fetchedAt: prepared.result.fetchedAt, sct: prepared.sct, age: prepared.age, host: prepared.host, json })
+    return jsonResponse(json)
+  })
+
+const encodeReport = Schema.encodeSync(CtLogsReport)
+const MAX_BODIES = 1_000
+interface Body {
+  readonly entries: unknown
+  readonly fetchedAt: number
+  readonly sct: unknown
+  readonly age: number
+  readonly host: string
+  readonly json: string
+}
+const bodies = new Map<string, Body>()
+const keepBody = (key: string, body: Body) => {
+  bodies.delete(key)
+  if (bodies.size >= MAX_BODIES) bodies.delete(bodies.keys().next().value!)
+  bodies.set(key, body)
+}
+const jsonResponse = (json: string) => HttpServerResponse.text(json, { status: 200, contentType: "application/json" })

@@ -62,6 +62,32 @@ describe("CT logs over a crt.sh-compatible aggregator", () => {
     expect(first.body.source).toContain(new URL(crt.url).host)
   })
 
+  test("a cache hit's body is reused only while nothing in it changes: age, page and since each give their own", async () => {
+    crt.set("reuse.example", { kind: "rows", rows: makeRows("reuse.example", 12) })
+    const miss = await get("domain=reuse.example&limit=5")
+    expect(miss.body.cache.outcome).toBe("miss")
+    const [a, b] = [await get("domain=reuse.example&limit=5"), await get("domain=reuse.example&limit=5")]
+    expect(a.body.cache.outcome).toBe("hit")
+    expect(b.body).toEqual(a.body)
+    // The same certificates as the miss, with the hit's own cache block and note.
+    expect(a.body.certificates).toEqual(miss.body.certificates)
+    expect(a.body.note).toMatch(/served from cache \(fetched \d+ s ago\)/)
+    const other = await get("domain=reuse.example&limit=5&offset=5")
+    expect(other.body.pagination.offset).toBe(5)
+    expect(other.body.certificates.map((c: any) => c.id)).not.toEqual(a.body.certificates.map((c: any) => c.id))
+    const since = a.body.certificates[2].timestamp
+    const sinced = await get(`domain=reuse.example&limit=5&since=${encodeURIComponent(since)}`)
+    expect(sinced.body.since).toBe(new Date(since.endsWith("Z") ? since : `${since}Z`).toISOString())
+    expect(sinced.body.total).toBeLessThan(a.body.total)
+    // A second later the age has moved, and the body with it.
+    await Bun.sleep(1_100)
+    const later = await get("domain=reuse.example&limit=5")
+    expect(later.body.cache.age_seconds).toBeGreaterThan(a.body.cache.age_seconds)
+    expect(later.body.note).toContain(`(fetched ${later.body.cache.age_seconds} s ago)`)
+    expect(later.body.certificates).toEqual(a.body.certificates)
+    expect(crt.queries.get("reuse.example")).toBe(1)
+  })
+
   test("since keeps only entries logged at or after it, and is echoed", async () => {
     const newest = Date.parse("2025-06-10T12:00:00Z")
     crt.set("since.example", { kind: "rows", rows: makeRows("since.example", 48, { newest, firstId: 50_000 }) })
