@@ -7,7 +7,7 @@
  * leaves as a `Caller` value, provided to handlers by the `Auth` middleware.
  */
 import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
-import { Clock, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Clock, Context, DefaultServices, Effect, Layer, Option, Redacted, Schema } from "effect"
 import {
   NotFound,
   NotFoundWire,
@@ -19,9 +19,10 @@ import {
   UnauthorizedWire
 } from "../domain/errors"
 import { planAllows } from "../domain/plans"
-import { Operations } from "../http/Operation"
-import { attributeIn, factsIn } from "../http/RequestFacts"
-import { Quota } from "../metering/Quota"
+import type { Plan } from "../domain/plans"
+import { type OperationInfo, Operations } from "../http/Operation"
+import { attributeIn, factsIn, type RequestFacts } from "../http/RequestFacts"
+import { Quota, type QuotaDecision } from "../metering/Quota"
 import { Caller, type CallerShape } from "./Caller"
 import { KeyActivity } from "../account/KeyActivity"
 import { type AuthenticatedAuditToken, type AuthenticatedKey, Keys } from "./Keys"
@@ -59,50 +60,75 @@ export class Bearer extends Effect.Service<Bearer>()("domain-intel/Bearer", {
     const byKey = memo(30_000, 10_000, (token: string) => keys.authenticate(token).pipe(Effect.orDie), freshness)
     const byAuditToken = memo(30_000, 10_000, (token: string) => keys.auditTokenOrg(token).pipe(Effect.orDie), freshness)
 
-    const lookup = (token: string, operation: string): Effect.Effect<Option.Option<CallerShape>> =>
-      Effect.flatMap(byKey.get(token), (key: Option.Option<AuthenticatedKey>) => {
-        if (Option.isSome(key)) {
-          activity.touch(key.value.keyId, Date.now()) // last_used_at, written in batches
-          return Effect.succeed(Option.some({ org: key.value.org, plan: key.value.org.plan, keyId: key.value.keyId, auditToken: null }))
-        }
+    /** The caller a key stands for (and the key's use noted), or none. */
+    const callerOfKey = (key: Option.Option<AuthenticatedKey>): Option.Option<CallerShape> => {
+      if (Option.isNone(key)) return Option.none()
+      activity.touch(key.value.keyId, Date.now()) // last_used_at, written in batches
+      return Option.some({ org: key.value.org, plan: key.value.org.plan, keyId: key.value.keyId, auditToken: null })
+    }
+
+    /** A key, else (for the operations that take one) an audit token; at `now`. */
+    const lookup = (token: string, operation: string, now: number): Effect.Effect<Option.Option<CallerShape>> => {
+      const memoised = byKey.peek(token, now)
+      const keyed = memoised !== undefined ? Effect.succeed(memoised.value) : byKey.load(token, now)
+      return Effect.flatMap(keyed, (key: Option.Option<AuthenticatedKey>) => {
+        if (Option.isSome(key)) return Effect.succeed(callerOfKey(key))
         if (!auditTokenOperations.has(operation) || !token.startsWith("dia_")) return Effect.succeed(Option.none())
         return Effect.map(byAuditToken.get(token), Option.map(({ org }: AuthenticatedAuditToken) => ({ org, plan: org.plan, keyId: null, auditToken: token })))
       })
+    }
 
+    /** Quota (429, nothing counted) then plan (403), for an authenticated caller. */
+    const admit = (
+      caller: CallerShape,
+      op: OperationInfo & { readonly plan: Plan },
+      decision: QuotaDecision,
+      facts: RequestFacts | undefined
+    ): Effect.Effect<CallerShape, BearerFailure> => {
+      if (decision._tag === "Exceeded") {
+        if (facts !== undefined) {
+          facts.quota = { limit: decision.limit, remaining: 0, resetAt: decision.resetAt, retryAfterSeconds: decision.retryAfterSeconds }
+        }
+        return Effect.fail(new QuotaExceeded({
+          message: `monthly quota of ${decision.limit} requests for the ${caller.plan} plan is used up`,
+          retryAfterSeconds: decision.retryAfterSeconds
+        }))
+      }
+      if (facts !== undefined) facts.quota = { limit: decision.limit, remaining: decision.remaining, resetAt: decision.resetAt }
+      if (!planAllows(caller.plan, op.plan)) {
+        return Effect.fail(new PlanForbidden({
+          message: `${op.operation} needs the ${op.plan} plan or above; this key's organization is on ${caller.plan}`
+        }))
+      }
+      return Effect.succeed(caller)
+    }
+
+    // Every request runs this: the common case (a memoised key, quota units held) decides in one
+    // synchronous step at the fiber's clock, with no further Effect.
     const check = (rawToken: string, units = 1): Effect.Effect<CallerShape, BearerFailure> =>
       Effect.withFiberRuntime((fiber) => {
         const facts = factsIn(fiber.currentContext)
         const op = attributeIn(operations, fiber.currentContext)
         // Fail closed: a route that declares no plan is not an operation a key may reach.
         if (op?.plan === undefined) return Effect.fail(new NotFound({ message: "no such operation" }))
-        const plan = op.plan
+        const operation = op as OperationInfo & { readonly plan: Plan }
         const token = rawToken.trim()
         if (token.length === 0) {
           return Effect.fail(new Unauthorized({ message: "missing API key: send Authorization: Bearer <key>" }))
         }
-        return Effect.flatMap(lookup(token, op.operation), (found): Effect.Effect<CallerShape, BearerFailure> => {
+        const now = Context.get(fiber.getFiberRef(DefaultServices.currentServices), Clock.Clock).unsafeCurrentTimeMillis()
+        const decide = (found: Option.Option<CallerShape>): Effect.Effect<CallerShape, BearerFailure> => {
           if (Option.isNone(found)) return Effect.fail(new Unauthorized({ message: "unknown or malformed API key" }))
           const caller = found.value
           if (facts !== undefined) facts.caller = caller
-          return Effect.flatMap(quota.consume(caller.org, units), (decision): Effect.Effect<CallerShape, BearerFailure> => {
-            if (decision._tag === "Exceeded") {
-              if (facts !== undefined) {
-                facts.quota = { limit: decision.limit, remaining: 0, resetAt: decision.resetAt, retryAfterSeconds: decision.retryAfterSeconds }
-              }
-              return Effect.fail(new QuotaExceeded({
-                message: `monthly quota of ${decision.limit} requests for the ${caller.plan} plan is used up`,
-                retryAfterSeconds: decision.retryAfterSeconds
-              }))
-            }
-            if (facts !== undefined) facts.quota = { limit: decision.limit, remaining: decision.remaining, resetAt: decision.resetAt }
-            if (!planAllows(caller.plan, plan)) {
-              return Effect.fail(new PlanForbidden({
-                message: `${op.operation} needs the ${plan} plan or above; this key's organization is on ${caller.plan}`
-              }))
-            }
-            return Effect.succeed(caller)
-          })
-        })
+          const decision = quota.consumeAt(caller.org, units, now)
+          return Effect.isEffect(decision)
+            ? Effect.flatMap(decision, (d) => admit(caller, operation, d, facts))
+            : admit(caller, operation, decision, facts)
+        }
+        const memoised = byKey.peek(token, now)
+        if (memoised !== undefined && Option.isSome(memoised.value)) return decide(callerOfKey(memoised.value))
+        return Effect.flatMap(lookup(token, op.operation, now), decide)
       })
 
     return { check } as const
@@ -121,26 +147,34 @@ const memo = <K, V>(
 ) => {
   const entries = new Map<K, { readonly value: V; readonly expires: number }>()
   let seen = freshness.revision()
+  /** The memoised value at `now`, if any (no Effect: this runs on every request). */
+  const peek = (key: K, now: number): { readonly value: V } | undefined => {
+    const r = freshness.revision()
+    if (r !== seen) {
+      seen = r // a revocation, rotation or plan change somewhere: forget every lookup
+      entries.clear()
+    }
+    const hit = entries.get(key)
+    return hit !== undefined && hit.expires > now ? hit : undefined
+  }
+  /** Looks `key` up (a miss at `now`) and keeps the answer. */
+  const load = (key: K, now: number): Effect.Effect<V> => {
+    const asked = seen
+    return Effect.tap(lookup(key), (value) =>
+      Effect.sync(() => {
+        if (asked !== seen) return // the revision moved while we read: do not keep a stale answer
+        entries.delete(key)
+        if (entries.size >= capacity) entries.delete(entries.keys().next().value as K)
+        const until = freshness.validUntil(value)
+        entries.set(key, { value, expires: until === null ? now + ttlMs : Math.min(now + ttlMs, until) })
+      }))
+  }
   const get = (key: K): Effect.Effect<V> =>
     Effect.flatMap(Clock.currentTimeMillis, (now) => {
-      const r = freshness.revision()
-      if (r !== seen) {
-        seen = r // a revocation, rotation or plan change somewhere: forget every lookup
-        entries.clear()
-      }
-      const hit = entries.get(key)
-      if (hit !== undefined && hit.expires > now) return Effect.succeed(hit.value)
-      const asked = seen
-      return Effect.tap(lookup(key), (value) =>
-        Effect.sync(() => {
-          if (asked !== seen) return // the revision moved while we read: do not keep a stale answer
-          entries.delete(key)
-          if (entries.size >= capacity) entries.delete(entries.keys().next().value as K)
-          const until = freshness.validUntil(value)
-          entries.set(key, { value, expires: until === null ? now + ttlMs : Math.min(now + ttlMs, until) })
-        }))
+      const hit = peek(key, now)
+      return hit !== undefined ? Effect.succeed(hit.value) : load(key, now)
     })
-  return { get }
+  return { peek, load, get }
 }
 
 /** The bearer token of an Authorization header value ("" when absent or not Bearer). */

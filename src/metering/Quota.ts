@@ -11,7 +11,7 @@
  * instance loses at most its held blocks (counted, never served): never more than the quota.
  *
  * Public interface: `consume(org, units = 1)` (check and count in one step; an MCP request
- * counts one unit per tools/call) and `used(org)`. A request served from held units costs no I/O.
+ * counts one unit per tools/call), its synchronous-when-possible form `consumeAt`, and `used(org)`. A request served from held units costs no I/O.
  */
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Runtime } from "effect"
@@ -191,21 +191,30 @@ export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
         return true
       })
 
+    /**
+     * `consume` at `now` (the caller's clock): the decision itself when it needs no I/O (units
+     * held, or more asked than the plan allows), else the effect that reserves and decides.
+     */
+    const consumeAt = (org: Organization, units: number, now: number): QuotaDecision | Effect.Effect<QuotaDecision> => {
+      const limit = monthlyQuota[org.plan]
+      const c = counterOf(org, now)
+      if (c.held >= units) return takeHeld(c, limit, units, now)
+      if (units > limit) return exceeded(limit, now)
+      // One reservation at a time per counter: concurrent requests wait for it, then share it.
+      return c.lock.withPermits(1)(Effect.suspend(() => {
+        if (c.held >= units) return Effect.succeed(takeHeld(c, limit, units, now))
+        if (now < c.refusedUntil && units - c.held >= c.refusedNeed) return Effect.succeed(exceeded(limit, now))
+        return reserve(c, limit, units, now).pipe(
+          Effect.map((ok) => (ok ? takeHeld(c, limit, units, now) : exceeded(limit, now)))
+        )
+      })).pipe(Effect.orDie)
+    }
+
     /** Counts `units` (default 1) against the organization's quota, or refuses them all. */
     const consume = (org: Organization, units = 1): Effect.Effect<QuotaDecision> =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => {
-        const limit = monthlyQuota[org.plan]
-        const c = counterOf(org, now)
-        if (c.held >= units) return Effect.succeed(takeHeld(c, limit, units, now))
-        if (units > limit) return Effect.succeed(exceeded(limit, now))
-        // One reservation at a time per counter: concurrent requests wait for it, then share it.
-        return c.lock.withPermits(1)(Effect.suspend(() => {
-          if (c.held >= units) return Effect.succeed(takeHeld(c, limit, units, now))
-          if (now < c.refusedUntil && units - c.held >= c.refusedNeed) return Effect.succeed(exceeded(limit, now))
-          return reserve(c, limit, units, now).pipe(
-            Effect.map((ok) => (ok ? takeHeld(c, limit, units, now) : exceeded(limit, now)))
-          )
-        })).pipe(Effect.orDie)
+        const decided = consumeAt(org, units, now)
+        return Effect.isEffect(decided) ? decided : Effect.succeed(decided)
       })
 
     /**
@@ -253,6 +262,6 @@ export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
       Effect.forEach(counters.values(), (c) => release(c), { discard: true }).pipe(Effect.ignore)
     )
 
-    return { consume, used } as const
+    return { consume, consumeAt, used } as const
   })
 }) {}
