@@ -5,7 +5,8 @@
  * stderr (LOG_ACCESS=false silences the line; the metrics are always kept).
  *
  * Synchronous and cheap: it runs on the request's fiber after the answer was handed over. The
- * line is written straight to stderr in the format of the service's JSON logs, at info level:
+ * line, in the format of the service's JSON logs at info level, joins a buffer written to stderr
+ * every 25 ms (so a line may trail its response by that much, and other log lines by as much):
  * it is skipped when the minimum log level in force where the observer was built is above info
  * (LOG_LEVEL=warning, or tests that silence logging). The org is the organization's name, never
  * a key; the path carries no query string.
