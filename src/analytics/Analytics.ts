@@ -165,24 +165,19 @@ export class Analytics extends Effect.Service<Analytics>()("domain-intel/Analyti
       }
       // The records not written yet, counted as the writer's rollups will count them. On a cache
       // hit they are read in the same synchronous step as the version checked above.
-      const days = new Map(stored.days)
-      const byCat = new Map(stored.categories)
+      const pendingDays = new Map<number, number>()
+      const pendingCategories = new Map<string, number>()
       // The window is minute-aligned, so a minute is either wholly inside it or wholly outside.
       const count = (minute: number, category: string, n: number) => {
         if (minute < w.from || minute >= w.to) return
         const d = floorTo(minute, DAY)
-        days.set(d, (days.get(d) ?? 0) + n)
-        byCat.set(category, (byCat.get(category) ?? 0) + n)
+        pendingDays.set(d, (pendingDays.get(d) ?? 0) + n)
+        pendingCategories.set(category, (pendingCategories.get(category) ?? 0) + n)
       }
       if (records === undefined) log.eachUnwrittenCount(org.id, count)
       else for (const r of records) count(floorTo(r.ts, MINUTE), r.category, 1)
       const q = yield* quota.used(org)
-      return usageReport(
-        w,
-        Array.from(days, ([ts, requests]) => ({ ts, requests })),
-        Array.from(byCat, ([category, requests]) => ({ category, requests })),
-        q
-      )
+      return usageReport(w, [stored.days, pendingDays], [stored.categories, pendingCategories], q)
     }, Effect.orDie)
 
     const performance = Effect.fn("Analytics.performance")(function*(org: Organization, period: Period) {

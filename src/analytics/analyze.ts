@@ -106,23 +106,38 @@ export interface QuotaFigures {
   readonly used: number
 }
 
+/** Day starts of a window, with their dates, built once per window (every usage request asks). */
+let windowDays: { readonly from: number; readonly to: number; readonly days: ReadonlyArray<{ readonly ts: number; readonly date: string }> } | undefined
+const daysOf = (w: Window) => {
+  if (windowDays?.from !== w.from || windowDays.to !== w.to) {
+    const days: Array<{ ts: number; date: string }> = []
+    for (let d = floorTo(w.from, DAY); d < w.to; d += DAY) days.push({ ts: d, date: isoDate(d) })
+    windowDays = { from: w.from, to: w.to, days }
+  }
+  return windowDays.days
+}
+
+/**
+ * The usage report from request counts by day start (every day of the window, in order) and by
+ * category, each given as the sum of two sources (the store's rollups and the records not
+ * written yet), so neither is copied per request.
+ */
 export const usageReport = (
   w: Window,
-  rows: ReadonlyArray<Pick<OrgRow, "ts" | "requests">>,
-  categories: ReadonlyArray<{ readonly category: string; readonly requests: number }>,
+  days: ReadonlyArray<ReadonlyMap<number, number>>,
+  categories: ReadonlyArray<ReadonlyMap<string, number>>,
   quota: QuotaFigures
 ) => {
-  const days = new Map<number, number>()
-  for (let d = floorTo(w.from, DAY); d < w.to; d += DAY) days.set(d, 0)
   let total = 0
-  for (const r of rows) {
-    total += r.requests
-    const d = floorTo(r.ts, DAY)
-    days.set(d, (days.get(d) ?? 0) + r.requests)
-  }
+  const daily_breakdown = daysOf(w).map(({ date, ts }) => {
+    let count = 0
+    for (const m of days) count += m.get(ts) ?? 0
+    total += count
+    return { date, count }
+  })
   const by_category: Record<string, number> = {}
   for (const c of knownCategories) by_category[c] = 0
-  for (const c of categories) by_category[c.category] = (by_category[c.category] ?? 0) + c.requests
+  for (const m of categories) for (const [c, n] of m) by_category[c] = (by_category[c] ?? 0) + n
   const remaining = Math.max(0, quota.limit - quota.used)
   return {
     period: w.period,
@@ -130,7 +145,7 @@ export const usageReport = (
     end: iso(w.to),
     total_requests: total,
     by_category,
-    daily_breakdown: [...days.entries()].sort((a, b) => a[0] - b[0]).map(([d, count]) => ({ date: isoDate(d), count })),
+    daily_breakdown,
     quota: {
       limit: quota.limit,
       used: quota.used,

@@ -2,7 +2,12 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { Api } from "../Api"
 import { Caller } from "../auth/Caller"
+import { asJson } from "../http/asJson"
 import { Analytics } from "./Analytics"
+import { UsageReport } from "./api"
+
+/** The usage report skips the success encoder (src/http/asJson.ts; test/analytics/http.test.ts). */
+const usageJson = asJson(UsageReport)
 
 export const AnalyticsLive = HttpApiBuilder.group(Api, "analytics", (handlers) =>
   Effect.gen(function*() {
@@ -11,7 +16,7 @@ export const AnalyticsLive = HttpApiBuilder.group(Api, "analytics", (handlers) =
       .handle("performanceMetrics", ({ urlParams }) =>
         Effect.flatMap(Caller, ({ org }) => analytics.performance(org, urlParams.period ?? "current")))
       .handle("usageSummary", ({ urlParams }) =>
-        Effect.flatMap(Caller, ({ org }) => analytics.usage(org, urlParams.period ?? "current")))
+        Effect.flatMap(Caller, ({ org }) => Effect.map(analytics.usage(org, urlParams.period ?? "current"), usageJson)))
       .handle("cacheStatistics", ({ urlParams }) =>
         Effect.flatMap(Caller, ({ org }) => analytics.cache(org, urlParams.period ?? "current")))
   })

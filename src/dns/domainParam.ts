@@ -13,7 +13,8 @@ export const normalizeDomain = (input: string): string | InvalidRequest => {
     }
   }
   s = s.replace(/\.$/, "")
-  if (isIP(s.replace(/^\[|\]$/g, "")) !== 0) return new InvalidRequest({ message: "domain must be a domain name, not an IP address" })
+  // Only dotted digits or a colon can spell an IP address (isIP's regular expressions are not cheap).
+  if ((s.includes(":") || /^[\d.]+$/.test(s)) && isIP(s.replace(/^\[|\]$/g, "")) !== 0) return new InvalidRequest({ message: "domain must be a domain name, not an IP address" })
   if (s.length > 253 || !/^([a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)(\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)*$/.test(s)) {
     return new InvalidRequest({ message: `not a valid domain name: ${input}` })
   }

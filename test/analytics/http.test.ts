@@ -4,7 +4,8 @@
  * latencies.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
+import { UsageReport } from "../../src/analytics/api"
 import * as Sketch from "../../src/analytics/sketch"
 import { RequestLog } from "../../src/metering/RequestLog"
 import { startService, type TestService } from "../support/service"
@@ -21,6 +22,23 @@ const get = async (path: string, key: string) => {
 }
 
 describe("analytics over HTTP", () => {
+  test("the usage body, sent without HttpApi's encoder, is exactly what the schema would send", async () => {
+    const { key } = await svc.newKey("developer")
+    for (let i = 0; i < 3; i++) await svc.call("/v1/alerts/rules", { key })
+    const strict = Schema.decodeUnknownSync(UsageReport, { onExcessProperty: "error", errors: "all" })
+    for (const period of ["current", "7d", "30d"]) {
+      const { body, status } = await get(`/v1/analytics/usage?period=${period}`, key)
+      expect(status).toBe(200)
+      expect(Schema.encodeSync(UsageReport)(strict(body))).toEqual(body)
+      expect(body.period).toBe(period)
+    }
+    // The check can fail: a field too many, or one of the wrong type, is refused.
+    const { body } = await get("/v1/analytics/usage", key)
+    expect(() => strict({ ...body, extra: 1 })).toThrow()
+    expect(() => strict({ ...body, total_requests: String(body.total_requests) })).toThrow()
+  })
+
+
   test("usage counts exactly the requests sent, by category, with quota", async () => {
     const { key } = await svc.newKey("developer")
     const other = await svc.newKey("developer")
