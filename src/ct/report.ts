@@ -119,7 +119,8 @@ export const ctLogsResponse = (urlParams: CtLogsInput) =>
     ) {
       return jsonResponse(kept.json)
     }
-    const json = JSON.stringify(encodeReport(build(prepared)))
+    // Kept as bytes: the same page is sent many times, and encoding it to UTF-8 is per send.
+    const json = utf8.encode(JSON.stringify(encodeReport(build(prepared))))
     keepBody(key, { entries: prepared.result.entries, fetchedAt: prepared.result.fetchedAt, sct: prepared.sct, age: prepared.age, host: prepared.host, json })
     return jsonResponse(json)
   })
@@ -132,7 +133,7 @@ interface Body {
   readonly sct: unknown
   readonly age: number
   readonly host: string
-  readonly json: string
+  readonly json: Uint8Array
 }
 const bodies = new Map<string, Body>()
 const keepBody = (key: string, body: Body) => {
@@ -140,4 +141,5 @@ const keepBody = (key: string, body: Body) => {
   if (bodies.size >= MAX_BODIES) bodies.delete(bodies.keys().next().value!)
   bodies.set(key, body)
 }
-const jsonResponse = (json: string) => HttpServerResponse.text(json, { status: 200, contentType: "application/json" })
+const utf8 = new TextEncoder()
+const jsonResponse = (json: Uint8Array) => HttpServerResponse.uint8Array(json, { status: 200, contentType: "application/json" })
