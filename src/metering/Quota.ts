@@ -11,7 +11,8 @@
  * instance loses at most its held blocks (counted, never served): never more than the quota.
  *
  * Public interface: `consume(org, units = 1)` (check and count in one step; an MCP request
- * counts one unit per tools/call), its synchronous-when-possible form `consumeAt`, and `used(org)`. A request served from held units costs no I/O.
+ * counts one unit per tools/call), its synchronous-when-possible form `consumeAt`, and
+ * `used(org)`. A request served from held units costs no I/O.
  */
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Runtime } from "effect"

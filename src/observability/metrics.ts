@@ -33,16 +33,26 @@ interface DurationSeries {
 const requestCounts = new Map<string, Map<number, number>>()
 const durations = new Map<string, DurationSeries>()
 
-registry.registerMetric({
+const requestsFamily = {
   name: "domain_intel_requests_total",
   help: "HTTP requests answered, by operation id and status code",
   type: "counter",
-  aggregator: "sum",
+  aggregator: "sum"
+} as const
+
+const durationFamily = {
+  name: "domain_intel_request_duration_seconds",
+  help: "Time from receiving a request to its response, by operation id",
+  type: "histogram",
+  aggregator: "sum"
+} as const
+
+// `registerMetric` takes any object with a name and `get()` (prom-client's `Metric` type also
+// lists the methods of its own classes, hence the casts).
+registry.registerMetric({
+  ...requestsFamily,
   get: async () => ({
-    name: "domain_intel_requests_total",
-    help: "HTTP requests answered, by operation id and status code",
-    type: "counter",
-    aggregator: "sum",
+    ...requestsFamily,
     values: [...requestCounts].flatMap(([operation, byStatus]) =>
       [...byStatus].map(([status, value]) => ({ labels: { operation, status: String(status) }, value }))
     )
@@ -50,26 +60,20 @@ registry.registerMetric({
 } as any)
 
 registry.registerMetric({
-  name: "domain_intel_request_duration_seconds",
-  help: "Time from receiving a request to its response, by operation id",
-  type: "histogram",
-  aggregator: "sum",
+  ...durationFamily,
   get: async () => ({
-    name: "domain_intel_request_duration_seconds",
-    help: "Time from receiving a request to its response, by operation id",
-    type: "histogram",
-    aggregator: "sum",
+    ...durationFamily,
     values: [...durations].flatMap(([operation, d]) => {
+      const bucket = `${durationFamily.name}_bucket`
       let cumulative = 0
-      const buckets = DURATION_BUCKETS.map((le, i) => {
-        cumulative += d.counts[i]
-        return { metricName: "domain_intel_request_duration_seconds_bucket", labels: { le, operation }, value: cumulative }
-      })
       return [
-        ...buckets,
-        { metricName: "domain_intel_request_duration_seconds_bucket", labels: { le: "+Inf", operation }, value: d.count },
-        { metricName: "domain_intel_request_duration_seconds_sum", labels: { operation }, value: d.sum },
-        { metricName: "domain_intel_request_duration_seconds_count", labels: { operation }, value: d.count }
+        ...DURATION_BUCKETS.map((le, i) => {
+          cumulative += d.counts[i]
+          return { metricName: bucket, labels: { le, operation }, value: cumulative }
+        }),
+        { metricName: bucket, labels: { le: "+Inf", operation }, value: d.count },
+        { metricName: `${durationFamily.name}_sum`, labels: { operation }, value: d.sum },
+        { metricName: `${durationFamily.name}_count`, labels: { operation }, value: d.count }
       ]
     })
   })
