@@ -23,21 +23,12 @@ import {
   usageReport,
   windowMetric
 } from "./analyze"
-import { aggregate, DAY, floorTo, MINUTE } from "./rollup"
-import * as Sketch from "./sketch"
+import { aggregate, DAY, floorTo, MINUTE, orgColumns } from "./rollup"
 
 /** Rollup-shaped rows of records not written yet, inside [from, to). */
 const pendingRows = (records: ReadonlyArray<RequestRecord>, from: number, to: number) => {
   const agg = aggregate(records.filter((r) => r.ts >= from && r.ts < to), MINUTE)
-  const org: Array<OrgRow> = [...agg.org.values()].map((b) => ({
-    ts: b.ts,
-    requests: b.requests,
-    errors: b.errors,
-    latency_sum: b.latencySum,
-    cache_hits: b.cacheHits,
-    cache_misses: b.cacheMisses,
-    sketch: Sketch.encode(b.sketch)
-  }))
+  const org: Array<OrgRow> = [...agg.org.values()].map(orgColumns)
   const endpoint: Array<EndpointRow> = [...agg.endpoint.values()].map((e) => ({
     operation: e.operation,
     path: e.path,

@@ -30,6 +30,17 @@ export interface OrgBucket {
   sketch: Sketch.Sketch
 }
 
+/** An organization bucket as the columns of its rollup row (`org_id` aside). */
+export const orgColumns = (b: OrgBucket) => ({
+  ts: b.ts,
+  requests: b.requests,
+  errors: b.errors,
+  latency_sum: b.latencySum,
+  cache_hits: b.cacheHits,
+  cache_misses: b.cacheMisses,
+  sketch: Sketch.encode(b.sketch)
+})
+
 export interface EndpointBucket {
   orgId: string
   ts: number

@@ -4,7 +4,7 @@
  */
 import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { type Aggregated, aggregate, HOUR, MINUTE } from "../analytics/rollup"
+import { type Aggregated, aggregate, HOUR, MINUTE, orgColumns } from "../analytics/rollup"
 import * as Sketch from "../analytics/sketch"
 import { forUpdate } from "../store/Sql"
 import type { RequestRecord } from "./RequestRecord"
@@ -29,16 +29,7 @@ const writeGrain = (sql: SqlClient.SqlClient, grain: "minute" | "hour", agg: Agg
     const endpointTable = sql(`rollup_${grain}_endpoint`)
     for (const b of [...agg.org.values()].sort(byKey)) {
       const inserted = yield* sql`INSERT INTO ${orgTable} ${
-        sql.insert({
-          org_id: b.orgId,
-          ts: b.ts,
-          requests: b.requests,
-          errors: b.errors,
-          latency_sum: b.latencySum,
-          cache_hits: b.cacheHits,
-          cache_misses: b.cacheMisses,
-          sketch: Sketch.encode(b.sketch)
-        })
+        sql.insert({ org_id: b.orgId, ...orgColumns(b) })
       } ON CONFLICT (org_id, ts) DO NOTHING RETURNING ts`
       if (inserted.length > 0) continue
       const existing = yield* sql<{ sketch: Uint8Array }>`SELECT sketch FROM ${orgTable}

@@ -8,36 +8,18 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { until } from "../support/process"
+import { countingOrigin, createHttpMonitors } from "../support/monitors"
 import { startService } from "../support/service"
 
 test("each due run happens once across two instances", async () => {
   const dir = mkdtempSync(join(tmpdir(), "di-monitors-"))
-  const hits = new Map<string, number>()
-  const target = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    fetch: (req) => {
-      const path = new URL(req.url).pathname
-      hits.set(path, (hits.get(path) ?? 0) + 1)
-      return new Response("ok")
-    }
-  })
+  const { server: target, hits } = countingOrigin()
   const config = { databaseUrl: `sqlite:${join(dir, "store.db")}`, monitorMinIntervalS: 1, alertEvalIntervalMs: 3_600_000 }
   const a = await startService(config)
   const b = await startService(config)
   try {
     const { key } = await a.newKey("pro")
-    const ids: Array<string> = []
-    for (let i = 0; i < 12; i++) {
-      const r = await a.call("/v1/monitors", {
-        method: "POST",
-        key,
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ name: `m${i}`, kind: "http_check", target: `http://127.0.0.1:${target.port}/m${i}`, interval_seconds: 1 })
-      })
-      expect(r.status).toBe(201)
-      ids.push(((await r.json()) as any).monitor.id)
-    }
+    const ids = await createHttpMonitors(a, key, target.port!, 12)
     await until(async () => {
       const n = await a.sql<{ n: number }>("SELECT COUNT(*) AS n FROM monitor_results")
       return n[0].n >= 60 ? true : undefined

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test"
 import { type PostgresCluster, startPostgres } from "../support/postgres"
 import { until } from "../support/process"
+import { countingOrigin, createHttpMonitors } from "../support/monitors"
 import { startService } from "../support/service"
 
 let pg: PostgresCluster
@@ -14,16 +15,7 @@ beforeAll(async () => {
 afterAll(() => pg?.stop())
 
 test("each due run happens once across two instances on PostgreSQL", async () => {
-  const hits = new Map<string, number>()
-  const target = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    fetch: (req) => {
-      const path = new URL(req.url).pathname
-      hits.set(path, (hits.get(path) ?? 0) + 1)
-      return new Response("ok")
-    }
-  })
+  const { server: target, hits } = countingOrigin()
   const url = await pg.createDatabase()
   const db = url.split("/").pop()!
   const config = { databaseUrl: url, monitorMinIntervalS: 1, alertEvalIntervalMs: 3_600_000 }
@@ -31,15 +23,7 @@ test("each due run happens once across two instances on PostgreSQL", async () =>
   const b = await startService(config)
   try {
     const { key } = await a.newKey("pro")
-    for (let i = 0; i < 8; i++) {
-      const r = await a.call("/v1/monitors", {
-        method: "POST",
-        key,
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ name: `m${i}`, kind: "http_check", target: `http://127.0.0.1:${target.port}/m${i}`, interval_seconds: 1 })
-      })
-      expect(r.status).toBe(201)
-    }
+    await createHttpMonitors(a, key, target.port!, 8)
     await until(() => (Number(pg.psql(db, "SELECT COUNT(*) FROM monitor_results")) >= 40 ? true : undefined), "40 runs", 40_000)
     await a.stop()
     await b.stop()
