@@ -1,4 +1,4 @@
-import { HttpApiBuilder } from "@effect/platform"
+import { group } from "../http/group"
 import { Clock, Effect, Option } from "effect"
 import { Api } from "../Api"
 import { Caller } from "../auth/Caller"
@@ -7,7 +7,7 @@ import { Accounts } from "./Accounts"
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
-export const AccountLive = HttpApiBuilder.group(Api, "account", (handlers) =>
+export const AccountLive = group(Api, "account", (handlers) =>
   Effect.gen(function*() {
     const quota = yield* Quota
     const accounts = yield* Accounts

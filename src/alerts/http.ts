@@ -1,4 +1,5 @@
-import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
+import { group } from "../http/group"
+import { HttpServerRequest } from "@effect/platform"
 import { Effect, Layer, ParseResult, Schema } from "effect"
 import { Api } from "../Api"
 import { Caller } from "../auth/Caller"
@@ -39,7 +40,7 @@ const resolveNotes = Effect.gen(function*() {
   return body.notes ?? null
 })
 
-export const AlertsLive = HttpApiBuilder.group(Api, "alerts", (handlers) =>
+export const AlertsLive = group(Api, "alerts", (handlers) =>
   Effect.gen(function*() {
     const alerts = yield* Alerts
     return handlers

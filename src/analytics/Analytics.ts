@@ -7,6 +7,7 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect } from "effect"
 import type { Organization } from "../auth/Keys"
+import { nowIn } from "../domain/fiberClock"
 import { Quota } from "../metering/Quota"
 import { makeReadCache } from "../store/readCache"
 import { RequestLog, type RequestRecord } from "../metering/RequestLog"
@@ -17,10 +18,12 @@ import {
   type OrgRow,
   type Period,
   performanceReport,
+  type QuotaFigures,
   resolveWindow,
   splitRanges,
   trailingMinutes,
   usageReport,
+  type Window,
   windowMetric
 } from "./analyze"
 import { aggregate, DAY, floorTo, MINUTE, orgColumns } from "./rollup"
@@ -142,7 +145,28 @@ export class Analytics extends Effect.Service<Analytics>()("domain-intel/Analyti
       return attempt(0)
     }
 
-    const usage = Effect.fnUntraced(function*(org: Organization, period: Period) {
+    /**
+     * The report from the stored counts, plus the records not written yet counted as the
+     * writer's rollups will count them: `records` when they were read with the store, else the
+     * log's running counts (read in the same synchronous step as the version the stored counts
+     * were checked against).
+     */
+    const usageOf = (w: Window, stored: UsageCounts, records: ReadonlyArray<RequestRecord> | undefined, orgId: string, q: QuotaFigures) => {
+      const pendingDays = new Map<number, number>()
+      const pendingCategories = new Map<string, number>()
+      // The window is minute-aligned, so a minute is either wholly inside it or wholly outside.
+      const count = (minute: number, category: string, n: number) => {
+        if (minute < w.from || minute >= w.to) return
+        const d = floorTo(minute, DAY)
+        pendingDays.set(d, (pendingDays.get(d) ?? 0) + n)
+        pendingCategories.set(category, (pendingCategories.get(category) ?? 0) + n)
+      }
+      if (records === undefined) log.eachUnwrittenCount(orgId, count)
+      else for (const r of records) count(floorTo(r.ts, MINUTE), r.category, 1)
+      return usageReport(w, [stored.days, pendingDays], [stored.categories, pendingCategories], q)
+    }
+
+    const usageFromStore = Effect.fnUntraced(function*(org: Organization, period: Period) {
       const w = yield* window(period)
       const key = `${org.id}|${w.from}|${w.to}`
       const now = yield* Clock.currentTimeMillis
@@ -154,22 +178,18 @@ export class Analytics extends Effect.Service<Analytics>()("domain-intel/Analyti
         records = pending
         if (version !== undefined) usageReads.set(key, version, now, stored)
       }
-      // The records not written yet, counted as the writer's rollups will count them. On a cache
-      // hit they are read in the same synchronous step as the version checked above.
-      const pendingDays = new Map<number, number>()
-      const pendingCategories = new Map<string, number>()
-      // The window is minute-aligned, so a minute is either wholly inside it or wholly outside.
-      const count = (minute: number, category: string, n: number) => {
-        if (minute < w.from || minute >= w.to) return
-        const d = floorTo(minute, DAY)
-        pendingDays.set(d, (pendingDays.get(d) ?? 0) + n)
-        pendingCategories.set(category, (pendingCategories.get(category) ?? 0) + n)
-      }
-      if (records === undefined) log.eachUnwrittenCount(org.id, count)
-      else for (const r of records) count(floorTo(r.ts, MINUTE), r.category, 1)
-      const q = yield* quota.used(org)
-      return usageReport(w, [stored.days, pendingDays], [stored.categories, pendingCategories], q)
+      return usageOf(w, stored, records, org.id, yield* quota.used(org))
     }, Effect.orDie)
+
+    /** The usage report; while the stored counts and the quota's are at hand, in one synchronous step. */
+    const usage = (org: Organization, period: Period) =>
+      Effect.withFiberRuntime<ReturnType<typeof usageReport>>((fiber) => {
+        const now = nowIn(fiber)
+        const w = resolveWindow(period, now)
+        const stored = usageReads.get(`${org.id}|${w.from}|${w.to}`, log.version(), now)
+        const q = stored === undefined ? undefined : quota.usedAt(org, now)
+        return q === undefined ? usageFromStore(org, period) : Effect.succeed(usageOf(w, stored!, undefined, org.id, q))
+      })
 
     const performance = Effect.fn("Analytics.performance")(function*(org: Organization, period: Period) {
       const w = yield* window(period)

@@ -1,4 +1,4 @@
-import { HttpApiBuilder } from "@effect/platform"
+import { group } from "../http/group"
 import { Effect, Layer } from "effect"
 import { Api } from "../Api"
 import { Caller } from "../auth/Caller"
@@ -9,7 +9,7 @@ import { UsageReport } from "./api"
 /** The usage report skips the success encoder (src/http/asJson.ts; test/analytics/http.test.ts). */
 const usageJson = asJson(UsageReport)
 
-export const AnalyticsLive = HttpApiBuilder.group(Api, "analytics", (handlers) =>
+export const AnalyticsLive = group(Api, "analytics", (handlers) =>
   Effect.gen(function*() {
     const analytics = yield* Analytics
     return handlers

@@ -7,7 +7,7 @@
  * leaves as a `Caller` value, provided to handlers by the `Auth` middleware.
  */
 import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
-import { Clock, Context, DefaultServices, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Clock, Effect, Layer, Option, Redacted, Schema } from "effect"
 import {
   NotFound,
   NotFoundWire,
@@ -18,6 +18,7 @@ import {
   Unauthorized,
   UnauthorizedWire
 } from "../domain/errors"
+import { nowIn } from "../domain/fiberClock"
 import { planAllows } from "../domain/plans"
 import type { Plan } from "../domain/plans"
 import { type OperationInfo, Operations } from "../http/Operation"
@@ -116,7 +117,7 @@ export class Bearer extends Effect.Service<Bearer>()("domain-intel/Bearer", {
         if (token.length === 0) {
           return Effect.fail(new Unauthorized({ message: "missing API key: send Authorization: Bearer <key>" }))
         }
-        const now = Context.get(fiber.getFiberRef(DefaultServices.currentServices), Clock.Clock).unsafeCurrentTimeMillis()
+        const now = nowIn(fiber)
         const decide = (found: Option.Option<CallerShape>): Effect.Effect<CallerShape, BearerFailure> => {
           if (Option.isNone(found)) return Effect.fail(new Unauthorized({ message: "unknown or malformed API key" }))
           const caller = found.value

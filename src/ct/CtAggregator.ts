@@ -57,9 +57,20 @@ export interface CtAggregatorShape {
   /** Deduplicated entries for a domain, newest first (cached; stale on upstream failure). */
   readonly search: (domain: string) => Effect.Effect<ReadonlyArray<CtEntry>, UpstreamUnavailable>
   /** SCT count of the newest currently valid certificate; null when none could be examined (reason in `note`). */
-  readonly embeddedSct: (domain: string, entries: ReadonlyArray<CtEntry>) => Effect.Effect<{ readonly result: EmbeddedSct | null; readonly note: string | null }>
+  readonly embeddedSct: (domain: string, entries: ReadonlyArray<CtEntry>) => Effect.Effect<SctVerdict>
   /** Issuer organisations of the currently valid certificates of a domain. */
   readonly currentIssuers: (domain: string) => Effect.Effect<ReadonlyArray<string>, UpstreamUnavailable>
+  /**
+   * The common case without an Effect: what `lookup` then `embeddedSct` would answer at `now`
+   * when this instance holds a fresh result (a hit that needs no store read) whose SCT verdict
+   * is known; undefined otherwise (then use them).
+   */
+  readonly held: (domain: string, now: number) => { readonly lookup: CtLookup; readonly sct: SctVerdict } | undefined
+}
+
+export interface SctVerdict {
+  readonly result: EmbeddedSct | null
+  readonly note: string | null
 }
 
 const MAX_MEMO = 2000
@@ -92,7 +103,7 @@ export const makeCtAggregator = (opts: CtOptions) =>
     const flights = makeSingleFlight<Result, UpstreamUnavailable>()
     // Parsed results by domain, so a cache hit reuses one entries array (and its SCT verdict).
     const memo = new Map<string, Result>()
-    const sctMemo = new WeakMap<ReadonlyArray<CtEntry>, { readonly result: EmbeddedSct | null; readonly note: string | null }>()
+    const sctMemo = new WeakMap<ReadonlyArray<CtEntry>, SctVerdict>()
 
     // When each memo entry was last read from (or written to) the store.
     const confirmed = new Map<string, number>()
@@ -137,17 +148,21 @@ export const makeCtAggregator = (opts: CtOptions) =>
         })
       ))
 
+    const domainKey = (domainIn: string) => domainIn.toLowerCase().replace(/\.$/, "")
+    const view = (r: Result, outcome: CtLookup["outcome"], upstreamError: string | null): CtLookup =>
+      ({ entries: r.entries, outcome, fetchedAt: r.fetchedAt, duplicates: r.duplicates, dropped: r.dropped, upstreamError })
+    // A fresh result this instance read or wrote within READ_CACHE_MAX_AGE_MS needs no store
+    // read: a change to the row by another instance is seen after that bound at the latest.
+    const freshHeld = (domain: string, now: number): Result | undefined => {
+      const r = memo.get(domain)
+      return r !== undefined && now - r.fetchedAt < opts.ttlMs && now - (confirmed.get(domain) ?? 0) < READ_CACHE_MAX_AGE_MS ? r : undefined
+    }
+
     const lookup = Effect.fnUntraced(function*(domainIn: string) {
-      const domain = domainIn.toLowerCase().replace(/\.$/, "")
+      const domain = domainKey(domainIn)
       const now = yield* Clock.currentTimeMillis
-      const view = (r: Result, outcome: CtLookup["outcome"], upstreamError: string | null): CtLookup =>
-        ({ entries: r.entries, outcome, fetchedAt: r.fetchedAt, duplicates: r.duplicates, dropped: r.dropped, upstreamError })
-      // A fresh result this instance read or wrote within READ_CACHE_MAX_AGE_MS needs no store
-      // read: a change to the row by another instance is seen after that bound at the latest.
-      const held = memo.get(domain)
-      if (held !== undefined && now - held.fetchedAt < opts.ttlMs && now - (confirmed.get(domain) ?? 0) < READ_CACHE_MAX_AGE_MS) {
-        return view(held, "hit", null)
-      }
+      const held = freshHeld(domain, now)
+      if (held !== undefined) return view(held, "hit", null)
       const stored = Option.map(yield* store.read(domain), (r) => remember(domain, { ...r, entries: r.entries as ReadonlyArray<CtEntry> }))
       if (Option.isSome(stored)) confirmed.set(domain, now)
       if (Option.isSome(stored) && now - stored.value.fetchedAt < opts.ttlMs) return view(stored.value, "hit", null)
@@ -211,7 +226,13 @@ export const makeCtAggregator = (opts: CtOptions) =>
         return [...new Set(entries.filter((e) => e.not_after !== null && e.not_after > now).map((e) => issuerOrganization(e.issuer)))]
       })
 
-    return { lookup, search, embeddedSct, currentIssuers } satisfies CtAggregatorShape
+    const held = (domainIn: string, now: number) => {
+      const r = freshHeld(domainKey(domainIn), now)
+      const sct = r === undefined ? undefined : sctMemo.get(r.entries)
+      return sct === undefined ? undefined : { lookup: view(r!, "hit", null), sct }
+    }
+
+    return { lookup, search, embeddedSct, currentIssuers, held } satisfies CtAggregatorShape
   })
 
 export class CtAggregator extends Context.Tag("domain-intel/CtAggregator")<CtAggregator, CtAggregatorShape>() {

@@ -1,9 +1,9 @@
-import { HttpApiBuilder } from "@effect/platform"
+import { group } from "../http/group"
 import { Api } from "../Api"
 import { ctLogsResponse } from "./report"
 
 export { parseSince } from "./report"
 
-export const CtLive = HttpApiBuilder.group(Api, "ct", (handlers) =>
+export const CtLive = group(Api, "ct", (handlers) =>
   handlers.handle("ctLogs", ({ urlParams }) => ctLogsResponse(urlParams))
 )

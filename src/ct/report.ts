@@ -1,12 +1,13 @@
 import { HttpServerResponse } from "@effect/platform"
-import { Clock, Effect, Schema } from "effect"
+import { Clock, Context, Effect, type Fiber, Schema } from "effect"
 import { AppConfig } from "../Config"
 import { normalizeDomain } from "../dns/domainParam"
-import { InvalidRequest } from "../domain/errors"
-import { setCacheOutcome } from "../http/RequestFacts"
+import { InvalidRequest, type UpstreamUnavailable } from "../domain/errors"
+import { nowIn } from "../domain/fiberClock"
+import { setCacheOutcome, setCacheOutcomeIn } from "../http/RequestFacts"
 import { page } from "./analyze"
 import { CtLogsReport } from "./api"
-import { CtAggregator } from "./CtAggregator"
+import { CtAggregator, type CtLookup, type SctVerdict } from "./CtAggregator"
 
 /**
  * The CT Logs report, shared by the REST operation (./http.ts) and the MCP `ct_logs` tool
@@ -46,32 +47,63 @@ const aggregatorHost = (url: string): string => {
   return hostOf.host
 }
 
+/** The validated inputs of a report, or the 400 they earn. */
+const inputsOf = (urlParams: CtLogsInput): { readonly domain: string; readonly since: string | null } | InvalidRequest => {
+  const domain = normalizeDomain(urlParams.domain)
+  if (domain instanceof InvalidRequest) return domain
+  const since = urlParams.since === undefined ? null : parseSince(urlParams.since)
+  if (since instanceof InvalidRequest) return since
+  return { domain, since }
+}
+
 /** Everything a report is built from, once the request is validated and the lookup done. */
+const assemble = (
+  urlParams: CtLogsInput,
+  { domain, since }: { readonly domain: string; readonly since: string | null },
+  result: CtLookup,
+  sct: SctVerdict,
+  now: number,
+  aggregatorUrl: string
+) => ({
+  domain,
+  since,
+  offset: urlParams.offset ?? 0,
+  limit: urlParams.limit ?? 20,
+  result,
+  sct,
+  age: Math.max(0, Math.round((now - result.fetchedAt) / 1000)),
+  host: aggregatorHost(aggregatorUrl)
+})
+
 const prepare = (urlParams: CtLogsInput) =>
   Effect.gen(function*() {
-    const domain = normalizeDomain(urlParams.domain)
-    if (domain instanceof InvalidRequest) return yield* domain
-    const since = urlParams.since === undefined ? null : parseSince(urlParams.since)
-    if (since instanceof InvalidRequest) return yield* since
+    const inputs = inputsOf(urlParams)
+    if (inputs instanceof InvalidRequest) return yield* inputs
     const ct = yield* CtAggregator
     const config = yield* AppConfig
-    const result = yield* ct.lookup(domain)
+    const result = yield* ct.lookup(inputs.domain)
     yield* setCacheOutcome(result.outcome)
-    const sct = yield* ct.embeddedSct(domain, result.entries)
+    const sct = yield* ct.embeddedSct(inputs.domain, result.entries)
     const now = yield* Clock.currentTimeMillis
-    return {
-      domain,
-      since,
-      offset: urlParams.offset ?? 0,
-      limit: urlParams.limit ?? 20,
-      result,
-      sct,
-      age: Math.max(0, Math.round((now - result.fetchedAt) / 1000)),
-      host: aggregatorHost(config.ctAggregatorUrl)
-    }
+    return assemble(urlParams, inputs, result, sct, now, config.ctAggregatorUrl)
   })
 
-type Prepared = Effect.Effect.Success<ReturnType<typeof prepare>>
+/**
+ * `prepare` for the common case in one synchronous step: valid inputs, a fresh result this
+ * instance holds and its SCT verdict known (`CtAggregator.held`); undefined otherwise.
+ */
+const prepareHeld = (fiber: Fiber.RuntimeFiber<unknown, unknown>, urlParams: CtLogsInput): Prepared | undefined => {
+  const inputs = inputsOf(urlParams)
+  if (inputs instanceof InvalidRequest) return undefined
+  const context = fiber.currentContext as Context.Context<CtAggregator | AppConfig>
+  const now = nowIn(fiber)
+  const held = Context.get(context, CtAggregator).held(inputs.domain, now)
+  if (held === undefined) return undefined
+  setCacheOutcomeIn(context, held.lookup.outcome)
+  return assemble(urlParams, inputs, held.lookup, held.sct, now, Context.get(context, AppConfig).ctAggregatorUrl)
+}
+
+type Prepared = ReturnType<typeof assemble>
 
 const build = ({ age, domain, host, limit, offset, result, sct, since }: Prepared) => {
   const p = page(result.entries, { offset, limit, since })
@@ -109,21 +141,26 @@ export const ctLogsReport = (urlParams: CtLogsInput) => Effect.map(prepare(urlPa
  * seconds and aggregator. Bounded: the oldest goes first.
  */
 export const ctLogsResponse = (urlParams: CtLogsInput) =>
-  Effect.map(prepare(urlParams), (prepared) => {
-    if (prepared.result.outcome !== "hit") return build(prepared)
-    const key = `${prepared.domain}|${prepared.offset}|${prepared.limit}|${prepared.since}`
-    const kept = bodies.get(key)
-    if (
-      kept !== undefined && kept.entries === prepared.result.entries && kept.fetchedAt === prepared.result.fetchedAt &&
-      kept.sct === prepared.sct && kept.age === prepared.age && kept.host === prepared.host
-    ) {
-      return jsonResponse(kept.json)
-    }
-    // Kept as bytes: the same page is sent many times, and encoding it to UTF-8 is per send.
-    const json = utf8.encode(JSON.stringify(encodeReport(build(prepared))))
-    keepBody(key, { entries: prepared.result.entries, fetchedAt: prepared.result.fetchedAt, sct: prepared.sct, age: prepared.age, host: prepared.host, json })
-    return jsonResponse(json)
+  Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse | ReturnType<typeof build>, InvalidRequest | UpstreamUnavailable, CtAggregator | AppConfig>((fiber) => {
+    const held = prepareHeld(fiber, urlParams)
+    return held !== undefined ? Effect.succeed(respond(held)) : Effect.map(prepare(urlParams), respond)
   })
+
+const respond = (prepared: Prepared): HttpServerResponse.HttpServerResponse | ReturnType<typeof build> => {
+  if (prepared.result.outcome !== "hit") return build(prepared)
+  const key = `${prepared.domain}|${prepared.offset}|${prepared.limit}|${prepared.since}`
+  const kept = bodies.get(key)
+  if (
+    kept !== undefined && kept.entries === prepared.result.entries && kept.fetchedAt === prepared.result.fetchedAt &&
+    kept.sct === prepared.sct && kept.age === prepared.age && kept.host === prepared.host
+  ) {
+    return jsonResponse(kept.json)
+  }
+  // Kept as bytes: the same page is sent many times, and encoding it to UTF-8 is per send.
+  const json = utf8.encode(JSON.stringify(encodeReport(build(prepared))))
+  keepBody(key, { entries: prepared.result.entries, fetchedAt: prepared.result.fetchedAt, sct: prepared.sct, age: prepared.age, host: prepared.host, json })
+  return jsonResponse(json)
+}
 
 const encodeReport = Schema.encodeSync(CtLogsReport)
 const MAX_BODIES = 1_000

@@ -1,4 +1,4 @@
-import { HttpApiBuilder } from "@effect/platform"
+import { group } from "../http/group"
 import { Effect } from "effect"
 import { Api } from "../Api"
 import { Caller } from "../auth/Caller"
@@ -7,7 +7,7 @@ import { reportFacts } from "../http/RequestFacts"
 import { normalizeDomain } from "./domainParam"
 import { ZoneHygiene } from "./zone/ZoneHygiene"
 
-export const DnsLive = HttpApiBuilder.group(Api, "dns", (handlers) =>
+export const DnsLive = group(Api, "dns", (handlers) =>
   handlers.handle("zoneHygiene", ({ urlParams }) =>
     Effect.gen(function*() {
       const domain = normalizeDomain(urlParams.domain)

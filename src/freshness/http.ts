@@ -1,9 +1,9 @@
-import { HttpApiBuilder } from "@effect/platform"
+import { group } from "../http/group"
 import { Effect } from "effect"
 import { Api } from "../Api"
 import { ContentFreshness } from "./ContentFreshness"
 
-export const FreshnessLive = HttpApiBuilder.group(Api, "freshness", (handlers) =>
+export const FreshnessLive = group(Api, "freshness", (handlers) =>
   handlers.handle("contentFreshness", ({ urlParams }) =>
     Effect.flatMap(ContentFreshness, (f) => f.analyze(urlParams.domain)))
 )

@@ -45,6 +45,12 @@ export interface RequestFacts {
   allow: ReadonlyArray<string> | undefined
 }
 
+/** One request header, without converting the whole set (`request.headers` copies all of them). */
+export const headerOf = (request: HttpServerRequest.HttpServerRequest, name: string): string | undefined => {
+  const source = request.source as Request
+  return source instanceof Request ? (source.headers.get(name) ?? undefined) : request.headers[name]
+}
+
 /** The caller's X-Request-Id when it is a sane token, else a fresh UUID. */
 export const requestIdFrom = (incoming: string | null | undefined): string =>
   incoming && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID()
@@ -78,6 +84,12 @@ export const setCacheOutcome = (outcome: CacheOutcome): Effect.Effect<void> =>
   reportFacts((facts) => {
     facts.cache = outcome
   })
+
+/** `setCacheOutcome` for callers that already hold the fiber's context. */
+export const setCacheOutcomeIn = (context: Context.Context<never>, outcome: CacheOutcome): void => {
+  const facts = factsIn(context)
+  if (facts !== undefined) facts.cache = outcome
+}
 
 /**
  * The operation of the matched route, reported to the pipeline (attribution, and the deadline

@@ -20,7 +20,7 @@ import { type ApiError, errorBody, NotFound, UpstreamUnavailable } from "../doma
 import { installBody, readBody } from "./body"
 import { Deadlines, type Tracked } from "./Deadlines"
 import { canonicalPath } from "./Operation"
-import { attachFacts, factsOf, type RequestFacts, requestIdFrom } from "./RequestFacts"
+import { attachFacts, factsOf, headerOf, type RequestFacts, requestIdFrom } from "./RequestFacts"
 import { RequestObserver } from "./RequestObserver"
 
 /** The headers an answer carries beyond its body, from what the request's facts say. */
@@ -51,12 +51,6 @@ const own = (facts: RequestFacts, error: ApiError) =>
 export const trackingHeaders: HttpApp.PreResponseHandler = (request, response) => {
   const facts = factsOf(request)
   return Effect.succeed(facts === undefined ? response : decorate(facts, response))
-}
-
-/** One request header, without converting the whole set (`request.headers` copies all of them). */
-const headerOf = (request: HttpServerRequest.HttpServerRequest, name: string): string | undefined => {
-  const source = request.source as Request
-  return source instanceof Request ? (source.headers.get(name) ?? undefined) : request.headers[name]
 }
 
 const hasBody = (method: string) => method !== "GET" && method !== "HEAD" && method !== "OPTIONS"

@@ -223,22 +223,28 @@ export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
      * store's count less the units this instance holds unserved. The store's count is read at most
      * once per READ_CACHE_MAX_AGE_MS, and again after this instance wrote it (src/store/readCache.ts).
      */
+    const figures = (org: Organization, key: string, stored: number) => ({
+      limit: monthlyQuota[org.plan],
+      used: Math.max(0, stored - (counters.get(key)?.held ?? 0))
+    })
+    /** `used` at `now` without an Effect when the store's count is at hand; else undefined. */
+    const usedAt = (org: Organization, now: number): { readonly limit: number; readonly used: number } | undefined => {
+      const key = `${org.id}|${monthOf(now)}`
+      const cached = storeReads.get(key, writes, now)
+      return cached === undefined ? undefined : figures(org, key, cached)
+    }
     const used = (org: Organization) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => {
         const m = monthOf(now)
         const key = `${org.id}|${m}`
-        const figures = (stored: number) => ({
-          limit: monthlyQuota[org.plan],
-          used: Math.max(0, stored - (counters.get(key)?.held ?? 0))
-        })
         const cached = storeReads.get(key, writes, now)
-        if (cached !== undefined) return Effect.succeed(figures(cached))
+        if (cached !== undefined) return Effect.succeed(figures(org, key, cached))
         const asOf = writes
         return sql<{ used: number }>`SELECT used FROM quota_usage WHERE org_id = ${org.id} AND month = ${m}`.pipe(
           Effect.map((rows) => {
             const stored = rows[0]?.used ?? 0
             storeReads.set(key, asOf, now, stored)
-            return figures(stored)
+            return figures(org, key, stored)
           })
         )
       }).pipe(Effect.orDie)
@@ -263,6 +269,6 @@ export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
       Effect.forEach(counters.values(), (c) => release(c), { discard: true }).pipe(Effect.ignore)
     )
 
-    return { consume, consumeAt, used } as const
+    return { consume, consumeAt, used, usedAt } as const
   })
 }) {}

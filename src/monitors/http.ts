@@ -1,11 +1,11 @@
-import { HttpApiBuilder } from "@effect/platform"
+import { group } from "../http/group"
 import { Effect, Layer } from "effect"
 import { checkChannels } from "../alerts/http"
 import { Api } from "../Api"
 import { Caller } from "../auth/Caller"
 import { Monitors } from "./Monitors"
 
-export const MonitorsLive = HttpApiBuilder.group(Api, "monitors", (handlers) =>
+export const MonitorsLive = group(Api, "monitors", (handlers) =>
   Effect.gen(function*() {
     const monitors = yield* Monitors
     return handlers

@@ -1,7 +1,7 @@
-import { HttpApiBuilder } from "@effect/platform"
+import { group } from "../http/group"
 import { Api } from "../Api"
 import { httpCheck } from "./HttpCheck"
 
-export const NetworkLive = HttpApiBuilder.group(Api, "network", (handlers) =>
+export const NetworkLive = group(Api, "network", (handlers) =>
   handlers.handle("httpCheck", ({ urlParams }) => httpCheck(urlParams))
 )

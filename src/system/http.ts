@@ -1,10 +1,10 @@
-import { HttpApiBuilder } from "@effect/platform"
+import { group } from "../http/group"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { Api } from "../Api"
 import { NotReady } from "../domain/errors"
 
-export const SystemLive = HttpApiBuilder.group(Api, "system", (handlers) =>
+export const SystemLive = group(Api, "system", (handlers) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     return handlers

@@ -1,10 +1,10 @@
-import { HttpApiBuilder } from "@effect/platform"
+import { group } from "../http/group"
 import { Effect } from "effect"
 import { Api } from "../Api"
 import { Caller } from "../auth/Caller"
 import { WafDetection } from "./WafDetection"
 
-export const WafLive = HttpApiBuilder.group(Api, "waf", (handlers) =>
+export const WafLive = group(Api, "waf", (handlers) =>
   handlers.handle("wafDetection", ({ urlParams }) =>
     Effect.gen(function*() {
       const waf = yield* WafDetection
