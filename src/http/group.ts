@@ -136,6 +136,9 @@ const successEncoder = (successSchema: AnySchema) => {
   }
 }
 
+const unsafeMapOf = (context: Context.Context<never>) => (context as unknown as { readonly unsafeMap: Map<string, unknown> }).unsafeMap
+const routeContextKey = HttpRouter.RouteContext.key
+
 interface MiddlewareEntry {
   readonly tag: any
   /** What the middleware runs per request: its value (provided when the tag `provides`). */
@@ -208,9 +211,14 @@ const route = (item: Item, groupMiddlewares: ReadonlySet<any>, context: Context.
       if (Either.isLeft(params)) return decodeFailure(params.left)
       request.urlParams = params.right
     }
-    // One copy of the request's context: what middleware provided, and the group's services.
-    const map = new Map((input as unknown as { unsafeMap: Map<string, unknown> }).unsafeMap)
-    extra ??= [...(context as unknown as { unsafeMap: Map<string, unknown> }).unsafeMap].filter(([key]) => !map.has(key))
+    // What middleware provided and the group's services join the request's context. The router
+    // runs every route in a context of its own, made for this request (it holds this request's
+    // RouteContext), so they are added to it in place: no copy, no FiberRef update, no
+    // comparison of contexts. A context without a RouteContext is not known to be the request's
+    // own: it is copied instead.
+    const own = unsafeMapOf(input).has(routeContextKey)
+    const map = own ? unsafeMapOf(input) : new Map(unsafeMapOf(input))
+    extra ??= [...unsafeMapOf(context)].filter(([key]) => !map.has(key))
     for (const [key, value] of extra) if (!map.has(key)) map.set(key, value)
     for (const [key, value] of provided) map.set(key, value)
     const run = (): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, any> =>
@@ -227,11 +235,8 @@ const route = (item: Item, groupMiddlewares: ReadonlySet<any>, context: Context.
         request.payload = decoded.right
         return run()
       })
-    return Effect.locally(
-      Effect.catchIf(body, ParseResult.isParseError, decodeFailure),
-      FiberRef.currentContext,
-      Context.unsafeMake(map) as Context.Context<never>
-    )
+    const guarded = Effect.catchIf(body, ParseResult.isParseError, decodeFailure)
+    return own ? guarded : Effect.locally(guarded, FiberRef.currentContext, Context.unsafeMake(map) as Context.Context<never>)
   }
 
   // Middleware in order, each value kept for the context; then the endpoint.
