@@ -4,6 +4,7 @@
  * win; notifications are queued in `alert_outbox` in the same transaction as the change.
  */
 import { SqlClient } from "@effect/sql"
+import { peekOr } from "../domain/fiberClock"
 import { makeReadCache } from "../store/readCache"
 import { Clock, Effect, Option } from "effect"
 import { signingSecretOf } from "./Outbox"
@@ -101,16 +102,15 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
       return yield* testChannels(JSON.parse(row.value.channels), "alert.test", body, Option.getOrElse(secret, () => ""), `[domain-intel] Test: ${row.value.name}`)
     })
 
-    const listRules = Effect.fnUntraced(function*(orgId: string) {
+    const listFromStore = Effect.fnUntraced(function*(orgId: string) {
       const version = rulesVersion
       const now = yield* Clock.currentTimeMillis
-      const cached = ruleLists.get(orgId, version, now)
-      if (cached !== undefined) return cached
       const rows = yield* sql<RuleRow>`SELECT * FROM alert_rules WHERE org_id = ${orgId} ORDER BY created_at, id`
       const list = rows.map(ruleJson)
       ruleLists.set(orgId, version, now, list)
       return list
     }, Effect.orDie)
+    const listRules = (orgId: string) => peekOr((now) => ruleLists.get(orgId, rulesVersion, now), listFromStore(orgId))
 
     const getRule = Effect.fn("Alerts.getRule")(function*(orgId: string, id: string) {
       const row = yield* Effect.orDie(findRule(orgId, id))

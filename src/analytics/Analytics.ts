@@ -7,7 +7,7 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect } from "effect"
 import type { Organization } from "../auth/Keys"
-import { nowIn } from "../domain/fiberClock"
+import { peekOr } from "../domain/fiberClock"
 import { Quota } from "../metering/Quota"
 import { makeReadCache } from "../store/readCache"
 import { RequestLog, type RequestRecord } from "../metering/RequestLog"
@@ -183,13 +183,12 @@ export class Analytics extends Effect.Service<Analytics>()("domain-intel/Analyti
 
     /** The usage report; while the stored counts and the quota's are at hand, in one synchronous step. */
     const usage = (org: Organization, period: Period) =>
-      Effect.withFiberRuntime<ReturnType<typeof usageReport>>((fiber) => {
-        const now = nowIn(fiber)
+      peekOr((now) => {
         const w = resolveWindow(period, now)
         const stored = usageReads.get(`${org.id}|${w.from}|${w.to}`, log.version(), now)
         const q = stored === undefined ? undefined : quota.usedAt(org, now)
-        return q === undefined ? usageFromStore(org, period) : Effect.succeed(usageOf(w, stored!, undefined, org.id, q))
-      })
+        return q === undefined ? undefined : usageOf(w, stored!, undefined, org.id, q)
+      }, usageFromStore(org, period))
 
     const performance = Effect.fn("Analytics.performance")(function*(org: Organization, period: Period) {
       const w = yield* window(period)
