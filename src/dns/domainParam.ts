@@ -2,7 +2,21 @@
 import { isIP } from "node:net"
 import { InvalidRequest } from "../domain/errors"
 
+/** Accepted inputs and their names, remembered (the same domains are asked again and again); bounded. */
+const accepted = new Map<string, string>()
+
 export const normalizeDomain = (input: string): string | InvalidRequest => {
+  const known = accepted.get(input)
+  if (known !== undefined) return known
+  const name = normalize(input)
+  if (typeof name === "string") {
+    if (accepted.size >= 1_000) accepted.clear()
+    accepted.set(input, name)
+  }
+  return name
+}
+
+const normalize = (input: string): string | InvalidRequest => {
   let s = input.trim().toLowerCase()
   if (s.length === 0) return new InvalidRequest({ message: "domain is required" })
   if (/^[a-z][a-z0-9+.-]*:\/\//.test(s)) {

@@ -83,6 +83,30 @@ const normalizeUrlParams = (HttpApiBuilder as unknown as {
 }).normalizeUrlParams
 if (typeof normalizeUrlParams !== "function") throw new Error("@effect/platform no longer exports normalizeUrlParams")
 
+/**
+ * `normalizeUrlParams` for one schema, with its answer per parameter name remembered (it walks
+ * the schema for every name of every request). Names come from clients: at most 64 are kept.
+ */
+const urlParamsNormalizer = (ast: Schema.Schema.Any["ast"]) => {
+  const wrapsByName = new Map<string, boolean>()
+  const wraps = (name: string): boolean => {
+    let w = wrapsByName.get(name)
+    if (w === undefined) {
+      w = Array.isArray((normalizeUrlParams({ [name]: "" }, ast) as Record<string, unknown>)[name])
+      if (wrapsByName.size < 64) wrapsByName.set(name, w)
+    }
+    return w
+  }
+  return (params: Readonly<Record<string, string | ReadonlyArray<string>>>): Readonly<Record<string, unknown>> => {
+    let out: Record<string, unknown> | undefined
+    for (const name in params) {
+      const value = params[name]
+      if (!Array.isArray(value) && wraps(name)) (out ??= { ...params })[name] = [value]
+    }
+    return out ?? params
+  }
+}
+
 /** A parse failure as the framework raises it (400 invalid_request, src/http/renderErrors.ts). */
 const decodeFailure = (error: ParseResult.ParseError) => HttpApiError.HttpApiDecodeError.refailParseError(error)
 
@@ -176,7 +200,7 @@ const route = (item: Item, groupMiddlewares: ReadonlySet<any>, context: Context.
   const decodeHeaders = syncDecoder(endpoint.headersSchema)
   const urlParamsSchema: Option.Option<AnySchema> = endpoint.urlParamsSchema
   const decodeUrlParams = syncDecoder(urlParamsSchema)
-  const urlParamsAst = Option.isSome(urlParamsSchema) ? urlParamsSchema.value.ast : undefined
+  const normalizeParams = Option.isSome(urlParamsSchema) ? urlParamsNormalizer(urlParamsSchema.value.ast) : undefined
   const decodePayload = item.withFullRequest ? undefined : syncDecoder(endpoint.payloadSchema)
   const encodeSuccess = successEncoder(endpoint.successSchema)
 
@@ -207,7 +231,7 @@ const route = (item: Item, groupMiddlewares: ReadonlySet<any>, context: Context.
       request.headers = headers.right
     }
     if (decodeUrlParams !== undefined) {
-      const params = decodeUrlParams(normalizeUrlParams(urlParams, urlParamsAst!))
+      const params = decodeUrlParams(normalizeParams!(urlParams))
       if (Either.isLeft(params)) return decodeFailure(params.left)
       request.urlParams = params.right
     }

@@ -62,6 +62,23 @@ export const makeLineBuffer = (
   } as const
 }
 
+/**
+ * A string as a JSON string literal (`JSON.stringify`), remembered: organizations, operations,
+ * methods and paths repeat from line to line. Bounded: the memo is dropped when full.
+ */
+const literals = new Map<string, string>()
+const quoted = (s: string): string => {
+  let literal = literals.get(s)
+  if (literal === undefined) {
+    literal = JSON.stringify(s)
+    if (literals.size >= 2_000) literals.clear()
+    literals.set(s, literal)
+  }
+  return literal
+}
+/** A request id (unique per line) needs no escaping when it is a UUID or within `requestIdFrom`'s pattern. */
+const idLiteral = (id: string): string => (/^[\w.:-]*$/.test(id) ? `"${id}"` : JSON.stringify(id))
+
 /** The current time as ISO 8601, formatted once per millisecond. */
 let lastMs = -1
 let lastIso = ""
@@ -103,9 +120,9 @@ export const makeAccessLog: Effect.Effect<(facts: FinishedRequestFacts) => void,
     if (!write) return
     // The same JSON as JSON.stringify of the fields in this order, built without the object.
     lines.push(
-      `{"timestamp":"${isoNow()}","level":"INFO","message":"request","request_id":${JSON.stringify(facts.requestId)},` +
-        `"org":${facts.org === null ? "null" : JSON.stringify(facts.org)},"operation":${JSON.stringify(facts.operation)},` +
-        `"method":${JSON.stringify(facts.method)},"path":${JSON.stringify(facts.path)},"status":${facts.status},` +
+      `{"timestamp":"${isoNow()}","level":"INFO","message":"request","request_id":${idLiteral(facts.requestId)},` +
+        `"org":${facts.org === null ? "null" : quoted(facts.org)},"operation":${quoted(facts.operation)},` +
+        `"method":${quoted(facts.method)},"path":${quoted(facts.path)},"status":${facts.status},` +
         `"duration_ms":${Math.round(facts.durationMs * 100) / 100}}\n`
     )
   }

@@ -93,12 +93,21 @@ const outboundTotal = new Counter({
 
 export type CacheResult = "hit" | "miss" | "stale" | "bypass"
 
-const cacheTotal = new Counter({
+/** Cache look-ups, kept like the per-request families above (a CT cache hit is one per request). */
+const cacheCounts = new Map<string, Map<CacheResult, number>>()
+const cacheFamily = {
   name: "domain_intel_cache_total",
   help: "Cache look-ups by cache and result",
-  labelNames: ["cache", "result"] as const,
-  registers: [registry]
-})
+  type: "counter",
+  aggregator: "sum"
+} as const
+registry.registerMetric({
+  ...cacheFamily,
+  get: async () => ({
+    ...cacheFamily,
+    values: [...cacheCounts].flatMap(([cache, byResult]) => [...byResult].map(([result, value]) => ({ labels: { cache, result }, value })))
+  })
+} as any)
 
 new Gauge({
   name: "process_resident_memory_bytes",
@@ -140,7 +149,9 @@ export const recordOutbound = (kind: OutboundKind, outcome: OutboundOutcome): vo
 
 /** One cache look-up. */
 export const recordCache = (cache: string, result: CacheResult): void => {
-  cacheTotal.inc({ cache, result })
+  let byResult = cacheCounts.get(cache)
+  if (byResult === undefined) cacheCounts.set(cache, byResult = new Map())
+  byResult.set(result, (byResult.get(result) ?? 0) + 1)
 }
 
 /** The exposition text and its content type. */
