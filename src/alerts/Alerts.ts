@@ -110,7 +110,7 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
       ruleLists.set(orgId, version, now, list)
       return list
     }, Effect.orDie)
-    const listRules = (orgId: string) => peekOr((now) => ruleLists.get(orgId, rulesVersion, now), listFromStore(orgId))
+    const listRules = (orgId: string) => peekOr((now) => ruleLists.get(orgId, rulesVersion, now), () => listFromStore(orgId))
 
     const getRule = Effect.fn("Alerts.getRule")(function*(orgId: string, id: string) {
       const row = yield* Effect.orDie(findRule(orgId, id))

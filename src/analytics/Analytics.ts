@@ -9,7 +9,7 @@ import { Clock, Effect } from "effect"
 import type { Organization } from "../auth/Keys"
 import { peekOr } from "../domain/fiberClock"
 import { Quota } from "../metering/Quota"
-import { makeReadCache } from "../store/readCache"
+import { makeReadCache, type ReadCache } from "../store/readCache"
 import { RequestLog, type RequestRecord } from "../metering/RequestLog"
 import {
   cacheReport,
@@ -18,6 +18,7 @@ import {
   type OrgRow,
   type Period,
   performanceReport,
+  periods,
   type QuotaFigures,
   resolveWindow,
   splitRanges,
@@ -88,7 +89,14 @@ export class Analytics extends Effect.Service<Analytics>()("domain-intel/Analyti
     // written no batch since (its `version`) and for at most READ_CACHE_MAX_AGE_MS (rollups written
     // by another instance on the same database; src/store/readCache.ts). The log's unwritten
     // records are added on every read, so each request is still counted exactly.
-    const usageReads = makeReadCache<string, UsageCounts>()
+    // One cache per period, by organization; an entry holds the window it was read for.
+    const usageReads = Object.fromEntries(
+      periods.map((p) => [p, makeReadCache<string, { readonly from: number; readonly to: number; readonly counts: UsageCounts }>()])
+    ) as Record<Period, ReadCache<string, { readonly from: number; readonly to: number; readonly counts: UsageCounts }>>
+    const storedUsage = (orgId: string, period: Period, w: Window, now: number): UsageCounts | undefined => {
+      const e = usageReads[period].get(orgId, log.version(), now)
+      return e !== undefined && e.from === w.from && e.to === w.to ? e.counts : undefined
+    }
 
     /** Organization rollup rows covering [from, to): whole hours plus edge minutes, in one statement. */
     const orgRows = (orgId: string, from: number, to: number, withSketch: boolean) =>
@@ -168,15 +176,14 @@ export class Analytics extends Effect.Service<Analytics>()("domain-intel/Analyti
 
     const usageFromStore = Effect.fnUntraced(function*(org: Organization, period: Period) {
       const w = yield* window(period)
-      const key = `${org.id}|${w.from}|${w.to}`
       const now = yield* Clock.currentTimeMillis
-      let stored = usageReads.get(key, log.version(), now)
+      let stored = storedUsage(org.id, period, w, now)
       let records: ReadonlyArray<RequestRecord> | undefined
       if (stored === undefined) {
         const [[rows, endpoints], pending, version] = yield* fresh(org.id, Effect.all([orgRows(org.id, w.from, w.to, false), endpointRows(org.id, w.from, w.to)]))
         stored = usageCounts(rows, endpoints)
         records = pending
-        if (version !== undefined) usageReads.set(key, version, now, stored)
+        if (version !== undefined) usageReads[period].set(org.id, version, now, { from: w.from, to: w.to, counts: stored })
       }
       return usageOf(w, stored, records, org.id, yield* quota.used(org))
     }, Effect.orDie)
@@ -185,10 +192,10 @@ export class Analytics extends Effect.Service<Analytics>()("domain-intel/Analyti
     const usage = (org: Organization, period: Period) =>
       peekOr((now) => {
         const w = resolveWindow(period, now)
-        const stored = usageReads.get(`${org.id}|${w.from}|${w.to}`, log.version(), now)
+        const stored = storedUsage(org.id, period, w, now)
         const q = stored === undefined ? undefined : quota.usedAt(org, now)
         return q === undefined ? undefined : usageOf(w, stored!, undefined, org.id, q)
-      }, usageFromStore(org, period))
+      }, () => usageFromStore(org, period))
 
     const performance = Effect.fn("Analytics.performance")(function*(org: Organization, period: Period) {
       const w = yield* window(period)

@@ -12,8 +12,8 @@ export const nowIn = (fiber: Fiber.RuntimeFiber<unknown, unknown>): number =>
  * A read that usually needs no I/O: `peek` at the fiber's clock answers when it can (a cache
  * hit), in the same step; otherwise `load` runs.
  */
-export const peekOr = <A, E, R>(peek: (now: number) => A | undefined, load: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+export const peekOr = <A, E, R>(peek: (now: number) => A | undefined, load: () => Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.withFiberRuntime<A, E, R>((fiber) => {
     const hit = peek(nowIn(fiber))
-    return hit !== undefined ? Effect.succeed(hit) : load
+    return hit !== undefined ? Effect.succeed(hit) : load()
   })

@@ -165,7 +165,7 @@ export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
         _tag: "Allowed" as const,
         limit,
         remaining: Math.max(0, limit - (c.storeUsed - c.held)),
-        resetAt: Math.floor(nextMonthStart(c.month) / 1000)
+        resetAt: Math.floor((c.month === month ? next : nextMonthStart(c.month)) / 1000)
       }
     }
 
