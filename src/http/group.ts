@@ -10,7 +10,8 @@
  * minimal endpoint's time (bench/http/ceiling.ts). Here the same work is:
  *   - middleware: run in the same order (endpoint's outermost, then the group's); a bearer
  *     security scheme reads its header straight from the request; what middleware provides and
- *     what the group's build context adds go into ONE copy of the request's context;
+ *     what the group's build context adds join the context the router made for this request, in
+ *     place (`isOwn`);
  *   - inputs: decoded with the endpoint's schemas synchronously (`decodeUnknownEither`; the
  *     payload still read as an effect), a failure raised as `HttpApiDecodeError` exactly as the
  *     framework does (also for a parse error the handler raises);
@@ -162,6 +163,13 @@ const successEncoder = (successSchema: AnySchema) => {
 
 const unsafeMapOf = (context: Context.Context<never>) => (context as unknown as { readonly unsafeMap: Map<string, unknown> }).unsafeMap
 const routeContextKey = HttpRouter.RouteContext.key
+/**
+ * Whether a context is the request's own: the router runs every route in a context it made for
+ * that request (holding the request's RouteContext), so services can be added to it in place
+ * (no copy, no FiberRef update, no comparison of contexts). Any other context is not known to
+ * be private to this request, and is extended by copy instead.
+ */
+const isOwn = (context: Context.Context<never>) => unsafeMapOf(context).has(routeContextKey)
 
 interface MiddlewareEntry {
   readonly tag: any
@@ -215,7 +223,7 @@ const route = (item: Item, groupMiddlewares: ReadonlySet<any>, context: Context.
   /** The group's build-context entries a request's context lacks (found on the first request). */
   let extra: Array<[string, unknown]> | undefined
 
-  const handle = (fiber: { readonly currentContext: Context.Context<never> }, provided: Array<[string, unknown]>) => {
+  const handle = (fiber: { readonly currentContext: Context.Context<never> }) => {
     const input = fiber.currentContext
     const httpRequest = Context.unsafeGet(input, HttpServerRequest.HttpServerRequest)
     const urlParams = Context.unsafeGet(input, HttpServerRequest.ParsedSearchParams)
@@ -235,16 +243,12 @@ const route = (item: Item, groupMiddlewares: ReadonlySet<any>, context: Context.
       if (Either.isLeft(params)) return decodeFailure(params.left)
       request.urlParams = params.right
     }
-    // What middleware provided and the group's services join the request's context. The router
-    // runs every route in a context of its own, made for this request (it holds this request's
-    // RouteContext), so they are added to it in place: no copy, no FiberRef update, no
-    // comparison of contexts. A context without a RouteContext is not known to be the request's
-    // own: it is copied instead.
-    const own = unsafeMapOf(input).has(routeContextKey)
+    // The group's services join the request's context (what middleware provided is there
+    // already), in place when the context is the request's own (see `isOwn`).
+    const own = isOwn(input)
     const map = own ? unsafeMapOf(input) : new Map(unsafeMapOf(input))
     extra ??= [...unsafeMapOf(context)].filter(([key]) => !map.has(key))
     for (const [key, value] of extra) if (!map.has(key)) map.set(key, value)
-    for (const [key, value] of provided) map.set(key, value)
     const run = (): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, any> =>
       Effect.flatMap(item.handler(request), (value) => {
         if (HttpServerResponse.isServerResponse(value)) return Effect.succeed(value)
@@ -263,17 +267,21 @@ const route = (item: Item, groupMiddlewares: ReadonlySet<any>, context: Context.
     return own ? guarded : Effect.locally(guarded, FiberRef.currentContext, Context.unsafeMake(map) as Context.Context<never>)
   }
 
-  // Middleware in order, each value kept for the context; then the endpoint.
-  const step = (i: number, provided: Array<[string, unknown]>): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, any> => {
-    if (i === middlewares.length) return Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, unknown, any>((fiber) => handle(fiber, provided))
+  // Middleware in order, what each provides visible to the ones after it; then the endpoint.
+  const endpointStep = Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, unknown, any>(handle)
+  const step = (i: number): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, any> => {
+    if (i === middlewares.length) return endpointStep
     const { run, tag } = middlewares[i]
-    const next = (value: unknown) =>
-      step(i + 1, tag.provides !== undefined ? [...provided, [tag.provides.key, value]] : provided)
-    return tag.optional
-      ? Effect.matchEffect(run, { onFailure: () => step(i + 1, provided), onSuccess: next })
-      : Effect.flatMap(run, next)
+    const rest = step(i + 1)
+    const next = tag.provides === undefined ? () => rest : (value: unknown) =>
+      Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, unknown, any>((fiber) => {
+        if (!isOwn(fiber.currentContext)) return Effect.provideService(rest, tag.provides, value)
+        unsafeMapOf(fiber.currentContext).set(tag.provides.key, value)
+        return rest
+      })
+    return tag.optional ? Effect.matchEffect(run, { onFailure: () => rest, onSuccess: next }) : Effect.flatMap(run, next)
   }
-  return HttpRouter.makeRoute(endpoint.method, endpoint.path, step(0, []), { uninterruptible: item.uninterruptible })
+  return HttpRouter.makeRoute(endpoint.method, endpoint.path, step(0), { uninterruptible: item.uninterruptible })
 }
 
 /** `HttpApiBuilder.group` with the lean per-request path above. */

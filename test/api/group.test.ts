@@ -84,9 +84,13 @@ const GuardLive = Layer.succeed(Guard, {
   }
 })
 const requestHeader = (name: string) => Effect.map(HttpServerRequest.HttpServerRequest, (r) => r.headers[name])
+/** Runs after Guard (the group's middleware added last runs first) and sees what Guard provided. */
 const DecorateLive = Layer.succeed(
   Decorate,
-  Effect.flatMap(requestHeader("x-tagline"), (v) => (v === undefined ? Effect.fail("no tagline") : Effect.succeed(v))) as any
+  Effect.flatMap(requestHeader("x-tagline"), (v) =>
+    v === undefined
+      ? Effect.fail("no tagline")
+      : Effect.map(Effect.serviceOption(Who), (who) => `${v} for ${who._tag === "Some" ? who.value : "nobody"}`)) as any
 )
 const GateLive = Layer.succeed(Gate, Effect.flatMap(requestHeader("x-block"), (v) => (v === undefined ? Effect.void : Effect.fail(new Blocked({ by: "gate" })))))
 
@@ -155,7 +159,7 @@ const alice = { authorization: "Bearer alice-token" }
 const cases: Array<[string, string, RequestInit?]> = [
   ["every input decoded", "/items/7?tags=a&tags=b&limit=3", { headers: { ...alice, "x-trace": "t-1" } }],
   ["a single value where the schema wants an array", "/items/7?tags=only", { headers: alice }],
-  ["the optional middleware provides", "/items/8", { headers: { ...alice, "x-tagline": "hello" } }],
+  ["the optional middleware provides, and sees what the middleware before it provided", "/items/8", { headers: { ...alice, "x-tagline": "hello" } }],
   ["a bad path parameter", "/items/seven", { headers: alice }],
   ["a bad query parameter", "/items/7?limit=many", { headers: alice }],
   ["a declared error", "/items/404", { headers: alice }],
@@ -214,7 +218,8 @@ describe("group (src/http/group.ts) answers as HttpApiBuilder.group does", () =>
       expect(a.id).toBe(asks[i] === "alice" ? 1 : 2)
     })
     // And a request without a tagline after many with one: nothing stays behind.
-    await fetch(`${lean.url}/items/3`, { headers: { ...alice, "x-tagline": "left over?" } })
+    const tagged = (await (await fetch(`${lean.url}/items/3`, { headers: { ...alice, "x-tagline": "left over?" } })).json()) as { tagline?: string }
+    expect(tagged.tagline).toBe("left over? for alice")
     const after = (await (await fetch(`${lean.url}/items/3`, { headers: alice })).json()) as { tagline?: string }
     expect(after.tagline).toBeUndefined()
   })
