@@ -11,6 +11,8 @@
  * /proc), whose ratio holds still on a machine shared with other work.
  * Run: bun bench/http/ceiling.ts [seconds] [rounds] [row-filter-regex]
  * With several rounds the rows are measured in turn, round after round, and the median is shown.
+ * A first round, not counted, warms every row the same way (JIT tiers, caches): the figures are
+ * steady-state throughput, as a server sees it after its first seconds.
  */
 import { spawn, spawnSync } from "node:child_process"
 import { mkdtempSync } from "node:fs"
@@ -87,13 +89,16 @@ const rows: Array<[string, () => Promise<Figure>]> = [
 ]
 if (only !== undefined) rows.splice(0, rows.length, ...rows.filter(([name], i) => i < 2 || only.test(name)))
 const results = rows.map(() => [] as Array<Figure>)
-for (let r = 0; r < rounds; r++) {
-  for (let i = 0; i < rows.length; i++) results[i].push(await rows[i][1]())
+for (let r = -1; r < rounds; r++) {
+  for (let i = 0; i < rows.length; i++) {
+    const figure = await rows[i][1]()
+    if (r >= 0) results[i].push(figure) // round -1 warms up
+  }
 }
 const median = (xs: Array<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const rps = results.map((r) => median(r.map((f) => f.rps)))
 const cpu = results.map((r) => median(r.map((f) => f.cpuUs)))
-console.log(`wrk -c100 -t2 -d${seconds}s, loopback, ${rounds} round(s), medians`)
+console.log(`wrk -c100 -t2 -d${seconds}s, loopback, one warm-up round then ${rounds} round(s), medians`)
 console.log("| server | requests/s | × minimal HttpApi | server CPU µs/request | × minimal HttpApi (by CPU) |\n|---|---|---|---|---|")
 rows.forEach(([name], i) =>
   console.log(`| ${name} | ${Math.round(rps[i])} | ${(rps[i] / rps[1]).toFixed(2)} | ${cpu[i].toFixed(1)} | ${(cpu[1] / cpu[i]).toFixed(2)} |`)

@@ -25,6 +25,7 @@ import {
   trailingMinutes,
   usageReport,
   type Window,
+  windowAt,
   windowMetric
 } from "./analyze"
 import { aggregate, DAY, floorTo, MINUTE, orgColumns } from "./rollup"
@@ -191,7 +192,7 @@ export class Analytics extends Effect.Service<Analytics>()("domain-intel/Analyti
     /** The usage report; while the stored counts and the quota's are at hand, in one synchronous step. */
     const usage = (org: Organization, period: Period) =>
       peekOr((now) => {
-        const w = resolveWindow(period, now)
+        const w = windowAt(period, now)
         const stored = storedUsage(org.id, period, w, now)
         const q = stored === undefined ? undefined : quota.usedAt(org, now)
         return q === undefined ? undefined : usageOf(w, stored!, undefined, org.id, q)

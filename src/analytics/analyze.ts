@@ -35,6 +35,16 @@ export const resolveWindow = (period: Period, now: number): Window => {
   }
 }
 
+/** `resolveWindow`, remembered per period for the current minute (every usage request asks). */
+const lastWindows = new Map<Period, Window>()
+export const windowAt = (period: Period, now: number): Window => {
+  const known = lastWindows.get(period)
+  if (known !== undefined && now < known.to && now >= known.to - MINUTE) return known
+  const w = resolveWindow(period, now)
+  lastWindows.set(period, w)
+  return w
+}
+
 /** The last `minutes` minutes, the current one included. */
 export const trailingMinutes = (minutes: number, now: number): { from: number; to: number } => {
   const to = floorTo(now, MINUTE) + MINUTE

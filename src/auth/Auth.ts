@@ -61,11 +61,17 @@ export class Bearer extends Effect.Service<Bearer>()("domain-intel/Bearer", {
     const byKey = memo(30_000, 10_000, (token: string) => keys.authenticate(token).pipe(Effect.orDie), freshness)
     const byAuditToken = memo(30_000, 10_000, (token: string) => keys.auditTokenOrg(token).pipe(Effect.orDie), freshness)
 
-    /** The caller a key stands for (and the key's use noted), or none. */
+    /** The caller a key stands for (one value per memoised key), with the key's use noted; or none. */
+    const callers = new WeakMap<AuthenticatedKey, Option.Option<CallerShape>>()
     const callerOfKey = (key: Option.Option<AuthenticatedKey>): Option.Option<CallerShape> => {
       if (Option.isNone(key)) return Option.none()
       activity.touch(key.value.keyId, Date.now()) // last_used_at, written in batches
-      return Option.some({ org: key.value.org, plan: key.value.org.plan, keyId: key.value.keyId, auditToken: null })
+      let caller = callers.get(key.value)
+      if (caller === undefined) {
+        caller = Option.some({ org: key.value.org, plan: key.value.org.plan, keyId: key.value.keyId, auditToken: null })
+        callers.set(key.value, caller)
+      }
+      return caller
     }
 
     /** A key, else (for the operations that take one) an audit token; at `now`. */
