@@ -20,7 +20,6 @@ import {
   performanceReport,
   periods,
   type QuotaFigures,
-  resolveWindow,
   splitRanges,
   trailingMinutes,
   usageReport,
@@ -133,7 +132,7 @@ export class Analytics extends Effect.Service<Analytics>()("domain-intel/Analyti
           FROM (${union}) AS parts GROUP BY operation`
       })
 
-    const window = (period: Period) => Effect.map(Clock.currentTimeMillis, (now) => resolveWindow(period, now))
+    const window = (period: Period) => Effect.map(Clock.currentTimeMillis, (now) => windowAt(period, now))
 
     /**
      * `read` from the store, plus the organization's records not written yet; read again when a

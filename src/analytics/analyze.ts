@@ -2,6 +2,7 @@
  * Report arithmetic (pure): period → window, window → rollup ranges, rollup rows → reports.
  * No Effect, no I/O. the README (Account analytics and alerting) states every rule implemented here.
  */
+import { memoize } from "../domain/memo"
 import { monthStart } from "../metering/Quota"
 import { DAY, floorTo, HOUR, MINUTE } from "./rollup"
 import * as Sketch from "./sketch"
@@ -94,16 +95,7 @@ export interface EndpointRow {
 export const round2 = (x: number) => Math.round(x * 100) / 100
 export const pct = (part: number, whole: number) => (whole === 0 ? 0 : round2((100 * part) / whole))
 /** ISO strings of the few instants reports repeat (window edges, day starts), built once each. */
-const isoMemo = new Map<number, string>()
-const iso = (ms: number) => {
-  let text = isoMemo.get(ms)
-  if (text === undefined) {
-    if (isoMemo.size >= 4096) isoMemo.clear()
-    text = new Date(ms).toISOString()
-    isoMemo.set(ms, text)
-  }
-  return text
-}
+const iso = memoize((ms: number) => new Date(ms).toISOString(), 4096)
 const isoDate = (ms: number) => iso(ms).slice(0, 10)
 
 // ---- Usage -----------------------------------------------------------------------------------

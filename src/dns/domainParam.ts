@@ -1,20 +1,10 @@
 /** The `domain` query parameter of the DNS and CT operations: a bare domain name (a URL is reduced to its host). */
 import { isIP } from "node:net"
 import { InvalidRequest } from "../domain/errors"
+import { memoize } from "../domain/memo"
 
 /** Accepted inputs and their names, remembered (the same domains are asked again and again); bounded. */
-const accepted = new Map<string, string>()
-
-export const normalizeDomain = (input: string): string | InvalidRequest => {
-  const known = accepted.get(input)
-  if (known !== undefined) return known
-  const name = normalize(input)
-  if (typeof name === "string") {
-    if (accepted.size >= 1_000) accepted.clear()
-    accepted.set(input, name)
-  }
-  return name
-}
+export const normalizeDomain: (input: string) => string | InvalidRequest = memoize((input: string) => normalize(input), 1_000, (name) => typeof name === "string")
 
 const normalize = (input: string): string | InvalidRequest => {
   let s = input.trim().toLowerCase()

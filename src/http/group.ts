@@ -48,23 +48,26 @@ const HandlersProto = {
     // eslint-disable-next-line prefer-rest-params
     return (pipe as any)(this, ...arguments)
   },
-  handle(this: any, name: string, handler: Item["handler"], options?: { readonly uninterruptible?: boolean }) {
-    return makeHandlers(this.group, Chunk.append(this.handlers, {
-      endpoint: this.group.endpoints[name],
-      handler,
-      withFullRequest: false,
-      uninterruptible: options?.uninterruptible ?? false
-    }))
+  handle(this: Handlers, name: string, handler: Item["handler"], options?: HandleOptions) {
+    return withItem(this, name, handler, false, options)
   },
-  handleRaw(this: any, name: string, handler: Item["handler"], options?: { readonly uninterruptible?: boolean }) {
-    return makeHandlers(this.group, Chunk.append(this.handlers, {
-      endpoint: this.group.endpoints[name],
-      handler,
-      withFullRequest: true,
-      uninterruptible: options?.uninterruptible ?? false
-    }))
+  handleRaw(this: Handlers, name: string, handler: Item["handler"], options?: HandleOptions) {
+    return withItem(this, name, handler, true, options)
   }
 }
+type HandleOptions = { readonly uninterruptible?: boolean }
+interface Handlers {
+  readonly group: { readonly endpoints: Record<string, unknown> }
+  readonly handlers: Chunk.Chunk<Item>
+}
+/** The handlers with one more endpoint's handler (`withFullRequest`: the handler reads the body itself). */
+const withItem = (self: Handlers, name: string, handler: Item["handler"], withFullRequest: boolean, options?: HandleOptions) =>
+  makeHandlers(self.group, Chunk.append(self.handlers, {
+    endpoint: self.group.endpoints[name],
+    handler,
+    withFullRequest,
+    uninterruptible: options?.uninterruptible ?? false
+  }))
 const makeHandlers = (group: unknown, handlers: Chunk.Chunk<Item>) => {
   const self = Object.create(HandlersProto)
   self.group = group

@@ -235,10 +235,10 @@ export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
     }
     const used = (org: Organization) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        const at = usedAt(org, now)
+        if (at !== undefined) return Effect.succeed(at)
         const m = monthOf(now)
         const key = `${org.id}|${m}`
-        const cached = storeReads.get(key, writes, now)
-        if (cached !== undefined) return Effect.succeed(figures(org, key, cached))
         const asOf = writes
         return sql<{ used: number }>`SELECT used FROM quota_usage WHERE org_id = ${org.id} AND month = ${m}`.pipe(
           Effect.map((rows) => {

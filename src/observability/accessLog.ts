@@ -14,6 +14,7 @@
 import { writeSync } from "node:fs"
 import { Effect, FiberRef, LogLevel, type Scope } from "effect"
 import { AppConfig } from "../Config"
+import { memoize } from "../domain/memo"
 import type { RequestObserverShape } from "../http/RequestObserver"
 import { recordCache, recordRequest } from "./metrics"
 
@@ -66,16 +67,7 @@ export const makeLineBuffer = (
  * A string as a JSON string literal (`JSON.stringify`), remembered: organizations, operations,
  * methods and paths repeat from line to line. Bounded: the memo is dropped when full.
  */
-const literals = new Map<string, string>()
-const quoted = (s: string): string => {
-  let literal = literals.get(s)
-  if (literal === undefined) {
-    literal = JSON.stringify(s)
-    if (literals.size >= 2_000) literals.clear()
-    literals.set(s, literal)
-  }
-  return literal
-}
+const quoted = memoize((s: string) => JSON.stringify(s), 2_000)
 /** A request id (unique per line) needs no escaping when it is a UUID or within `requestIdFrom`'s pattern. */
 const idLiteral = (id: string): string => (/^[\w.:-]*$/.test(id) ? `"${id}"` : JSON.stringify(id))
 
