@@ -3,7 +3,6 @@
  * Tests provide `AppLive` with their own configuration and a server on a random loopback port.
  */
 import { HttpApiBuilder, HttpApp, HttpMiddleware, HttpRouter, HttpServer } from "@effect/platform"
-import { BunHttpServer } from "@effect/platform-bun"
 import { Effect, FiberRef, Layer, Option } from "effect"
 import { AlertsLive } from "./alerts/http"
 import { AlertsWorkers } from "./alerts/Workers"
@@ -26,6 +25,7 @@ import { DnssecValidator } from "./dnssec/DnssecValidator"
 import { ContentFreshness } from "./freshness/ContentFreshness"
 import { FreshnessLive } from "./freshness/http"
 import { AttributedLive } from "./http/Attributed"
+import * as BunServer from "./http/bunServer"
 import { Deadlines } from "./http/Deadlines"
 import { makeOperations, Operations, type RawRoute, routerConfig } from "./http/Operation"
 import { pipeline, pipelineDeps, trackingHeaders } from "./http/pipeline"
@@ -118,7 +118,7 @@ export const longestDeadlineMs = (config: AppConfig["Type"]) =>
   Math.max(config.operationDeadlineMs, HTTP_CHECK_MAX_TIMEOUT_MS + HTTP_CHECK_MARGIN_MS)
 
 /**
- * Bun.serve on `port`/`hostname`. Its idle timeout (seconds without a byte either way; Bun's
+ * Bun.serve on `port`/`hostname` (src/http/bunServer.ts). Its idle timeout (seconds without a byte either way; Bun's
  * default 10 s cut slow operations into empty replies) stays above the longest deadline, so every
  * request gets its answer. Bodies: the pipeline refuses past 1 MiB in the envelope
  * (src/http/body.ts); Bun's own limit is a backstop above that.
@@ -126,7 +126,7 @@ export const longestDeadlineMs = (config: AppConfig["Type"]) =>
 export const serverLayer = (options: { readonly port: number; readonly hostname: string }) =>
   Layer.unwrapEffect(
     Effect.map(AppConfig, (config) =>
-      BunHttpServer.layer({
+      BunServer.layer({
         ...options,
         idleTimeout: Math.min(255, Math.ceil(longestDeadlineMs(config) / 1000) + 5),
         maxRequestBodySize: 8 * MAX_BODY_BYTES

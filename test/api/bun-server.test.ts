@@ -1,0 +1,168 @@
+/**
+ * src/http/bunServer.ts against the platform server it stands in for (`BunHttpServer.layer`):
+ * one HttpApp served by both on loopback; every request gets the same status, headers and body
+ * from both (answers ready at once and answers that wait, HEAD, cookies, a streamed body, a raw
+ * `Response`, failures and defects). Then what only a running server shows: a client that goes
+ * away interrupts its request, a streamed body keeps the request's scope open until it ends,
+ * and closing the server interrupts the requests still running.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test"
+import { HttpApp, HttpRouter, HttpServer, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { BunHttpServer } from "@effect/platform-bun"
+import { Deferred, Effect, Layer, ManagedRuntime, Option, Stream } from "effect"
+import * as BunServer from "../../src/http/bunServer"
+
+/** What the app saw happen (interruptions, scope closes), shared by the tests below. */
+const events: Array<string> = []
+const encoder = new TextEncoder()
+
+const router = HttpRouter.empty.pipe(
+  HttpRouter.get("/now", Effect.succeed(HttpServerResponse.unsafeJson({ ok: true }, { headers: { "x-one": "1", "x-two": "two" } }))),
+  HttpRouter.get("/later", Effect.as(Effect.sleep("20 millis"), HttpServerResponse.text("waited", { status: 202, headers: { "x-later": "yes" } }))),
+  HttpRouter.get("/echo", Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
+    HttpServerResponse.unsafeJson({ method: request.method, url: request.url, header: request.headers["x-probe"] ?? null }))),
+  HttpRouter.post("/echo", Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+    Effect.map(request.text, (text) => HttpServerResponse.text(`got ${text.length} bytes: ${text.slice(0, 20)}`)))),
+  HttpRouter.get("/cookies", Effect.orDie(HttpServerResponse.setCookies(HttpServerResponse.text("with cookies"), [["a", "1", { path: "/" }], ["b", "2", { httpOnly: true }]]))),
+  HttpRouter.get("/empty", Effect.succeed(HttpServerResponse.empty({ status: 204, headers: { "x-empty": "1" } }))),
+  HttpRouter.get("/bytes", Effect.succeed(HttpServerResponse.uint8Array(new Uint8Array([1, 2, 3]), { contentType: "application/octet-stream" }))),
+  HttpRouter.get("/raw", Effect.sync(() => HttpServerResponse.raw(new Response("from a Response", { headers: { "x-inner": "i", "content-type": "text/plain" } }), { headers: { "x-outer": "o" } }))),
+  HttpRouter.get("/stream", Effect.gen(function*() {
+    const id = (yield* HttpServerRequest.ParsedSearchParams).id ?? ""
+    yield* Effect.addFinalizer(() => Effect.sync(() => events.push(`stream ${id} scope closed`)))
+    const chunks = Stream.make("one ", "two ", "three").pipe(
+      Stream.tap(() => Effect.sleep("5 millis")),
+      Stream.map((s) => encoder.encode(s)),
+      Stream.ensuring(Effect.sync(() => events.push(`stream ${id} ended`)))
+    )
+    return HttpServerResponse.stream(chunks, { contentType: "text/plain" })
+  })),
+  HttpRouter.get("/fail", Effect.fail(new Error("refused"))),
+  HttpRouter.get("/defect", Effect.die(new Error("boom"))),
+  HttpRouter.get("/forever", Effect.never.pipe(
+    Effect.onInterrupt(() => Effect.sync(() => events.push("forever interrupted"))),
+    Effect.zipRight(Effect.succeed(HttpServerResponse.empty()))
+  )),
+  HttpRouter.get("/hold/:id", Effect.gen(function*() {
+    const { id } = yield* HttpRouter.params
+    const started = yield* Deferred.make<void>()
+    held.set(id!, started)
+    yield* Effect.never.pipe(Effect.onInterrupt(() => Effect.sync(() => events.push(`hold ${id} interrupted`))))
+    return HttpServerResponse.empty()
+  }))
+)
+const held = new Map<string, Deferred.Deferred<void>>()
+
+const serve = async (server: Layer.Layer<HttpServer.HttpServer, never, never>) => {
+  const runtime = ManagedRuntime.make(HttpServer.serve(router).pipe(Layer.provideMerge(server)) as Layer.Layer<HttpServer.HttpServer>)
+  const address = await runtime.runPromise(Effect.map(HttpServer.HttpServer, (s) => s.address))
+  if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")
+  return { url: `http://127.0.0.1:${address.port}`, stop: () => runtime.dispose() }
+}
+
+let platform: Awaited<ReturnType<typeof serve>>
+let lean: Awaited<ReturnType<typeof serve>>
+beforeAll(async () => {
+  platform = await serve(BunHttpServer.layer({ port: 0, hostname: "127.0.0.1" }) as Layer.Layer<HttpServer.HttpServer>)
+  lean = await serve(BunServer.layer({ port: 0, hostname: "127.0.0.1" }) as Layer.Layer<HttpServer.HttpServer>)
+})
+afterAll(async () => {
+  await platform?.stop()
+  await lean?.stop()
+})
+
+/** Status, every header but the date, and the body's bytes. */
+const answer = async (url: string, init?: RequestInit) => {
+  const response = await fetch(url, init)
+  const headers = [...response.headers].filter(([name]) => name !== "date").sort(([a], [b]) => a.localeCompare(b))
+  return { status: response.status, headers, body: [...new Uint8Array(await response.arrayBuffer())] }
+}
+
+const cases: Array<[string, string, RequestInit?]> = [
+  ["an answer ready at once, with headers", "/now"],
+  ["an answer that waits", "/later"],
+  ["the request as the app sees it", "/echo?x=1", { headers: { "x-probe": "p" } }],
+  ["a request body", "/echo", { method: "POST", body: "a body of some length" }],
+  ["HEAD: the headers, no body", "/now", { method: "HEAD" }],
+  ["HEAD of an answer that waits", "/later", { method: "HEAD" }],
+  ["cookies", "/cookies"],
+  ["no content", "/empty"],
+  ["bytes", "/bytes"],
+  ["a raw Response with the answer's headers added", "/raw"],
+  ["a streamed body", "/stream"],
+  ["a failure", "/fail"],
+  ["a defect", "/defect"],
+  ["no route", "/nowhere"],
+  ["a wrong method", "/now", { method: "DELETE" }]
+]
+
+describe("src/http/bunServer.ts answers as BunHttpServer does", () => {
+  for (const [name, path, init] of cases) {
+    test(name, async () => {
+      const [expected, actual] = await Promise.all([answer(platform.url + path, init), answer(lean.url + path, init)])
+      expect(actual).toEqual(expected)
+    })
+  }
+
+  test("the cases above are not all alike (the comparison can tell answers apart)", async () => {
+    const statuses = new Set(await Promise.all(cases.map(async ([, path, init]) => (await answer(lean.url + path, init)).status)))
+    expect(statuses.size).toBeGreaterThanOrEqual(5)
+    const now = await answer(lean.url + "/now")
+    expect(now.headers).toContainEqual(["x-two", "two"])
+    expect(now.headers).toContainEqual(["content-type", "application/json"])
+    expect(new TextDecoder().decode(new Uint8Array(now.body))).toBe('{"ok":true}')
+  })
+})
+
+describe("src/http/bunServer.ts while requests run", () => {
+  test("a streamed body keeps the request's scope open until the stream ends", async () => {
+    const text = await (await fetch(lean.url + "/stream?id=s1")).text()
+    expect(text).toBe("one two three")
+    await Bun.sleep(20)
+    expect(events.filter((e) => e.startsWith("stream s1"))).toEqual(["stream s1 ended", "stream s1 scope closed"])
+  })
+
+  test("a client that goes away interrupts its request", async () => {
+    events.length = 0
+    const ctl = new AbortController()
+    const pending = fetch(lean.url + "/forever", { signal: ctl.signal }).catch(() => "aborted")
+    await Bun.sleep(50)
+    ctl.abort()
+    expect(await pending).toBe("aborted")
+    for (let i = 0; i < 50 && !events.includes("forever interrupted"); i++) await Bun.sleep(10)
+    expect(events.filter((e) => e.startsWith("forever"))).toEqual(["forever interrupted"])
+  })
+
+  test("closing the server interrupts the requests still running, and it stops listening", async () => {
+    events.length = 0
+    const own = await serve(BunServer.layer({ port: 0, hostname: "127.0.0.1" }) as Layer.Layer<HttpServer.HttpServer>)
+    const pending = [1, 2].map((id) => fetch(`${own.url}/hold/${id}`).then((r) => r.status, () => "closed"))
+    for (let i = 0; i < 100 && held.size < 2; i++) await Bun.sleep(10)
+    expect([...held.keys()].sort()).toEqual(["1", "2"])
+    await own.stop()
+    expect(events.filter((e) => e.startsWith("hold")).sort()).toEqual(["hold 1 interrupted", "hold 2 interrupted"])
+    await Promise.all(pending)
+    expect(await fetch(own.url + "/now").then(() => "answered", () => "refused")).toBe("refused")
+  })
+})
+
+test("HttpApp.toHandled is what both servers run (the pre-response handler sees every answer)", async () => {
+  const seen: Array<number> = []
+  const runtime = ManagedRuntime.make(HttpServer.serve(router).pipe(
+    Layer.provideMerge(BunServer.layer({ port: 0, hostname: "127.0.0.1" }) as Layer.Layer<HttpServer.HttpServer>),
+    (layer) => Layer.locally(layer, HttpApp.currentPreResponseHandlers, Option.some((_request, response) => {
+      seen.push(response.status)
+      return Effect.succeed(HttpServerResponse.setHeader(response, "x-seen", "1"))
+    }))
+  ) as Layer.Layer<HttpServer.HttpServer>)
+  const address = await runtime.runPromise(Effect.map(HttpServer.HttpServer, (s) => s.address))
+  const port = address._tag === "TcpAddress" ? address.port : 0
+  try {
+    const ok = await fetch(`http://127.0.0.1:${port}/now`)
+    const missing = await fetch(`http://127.0.0.1:${port}/nowhere`)
+    expect([ok.status, ok.headers.get("x-seen"), missing.status, missing.headers.get("x-seen")]).toEqual([200, "1", 404, "1"])
+    expect(seen).toEqual([200, 404])
+  } finally {
+    await runtime.dispose()
+  }
+})
