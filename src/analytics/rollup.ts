@@ -64,15 +64,24 @@ export interface Aggregated {
 export const aggregate = (batch: ReadonlyArray<RequestRecord>, unit: number): Aggregated => {
   const org = new Map<string, OrgBucket>()
   const endpoint = new Map<string, EndpointBucket>()
+  // Neighbouring records mostly share their organization, bucket and operation (a batch is a
+  // few hundred ms of traffic): the buckets of the record before are reused without building
+  // their keys.
+  let o: OrgBucket | undefined
+  let e: EndpointBucket | undefined
+  let okey = ""
   for (const r of batch) {
     const ts = floorTo(r.ts, unit)
     const err = isError(r.status) ? 1 : 0
     const cls = cacheClass(r.cache)
-    const okey = `${r.orgId}\u0000${ts}`
-    let o = org.get(okey)
-    if (!o) {
-      o = { orgId: r.orgId, ts, requests: 0, errors: 0, latencySum: 0, cacheHits: 0, cacheMisses: 0, sketch: Sketch.empty() }
-      org.set(okey, o)
+    if (o === undefined || o.ts !== ts || o.orgId !== r.orgId) {
+      okey = `${r.orgId}\u0000${ts}`
+      o = org.get(okey)
+      if (!o) {
+        o = { orgId: r.orgId, ts, requests: 0, errors: 0, latencySum: 0, cacheHits: 0, cacheMisses: 0, sketch: Sketch.empty() }
+        org.set(okey, o)
+      }
+      e = undefined
     }
     o.requests++
     o.errors += err
@@ -81,14 +90,16 @@ export const aggregate = (batch: ReadonlyArray<RequestRecord>, unit: number): Ag
     else if (cls === "miss") o.cacheMisses++
     Sketch.add(o.sketch, r.latencyMs)
 
-    const ekey = `${okey}\u0000${r.operation}`
-    let e = endpoint.get(ekey)
-    if (!e) {
-      e = {
-        orgId: r.orgId, ts, operation: r.operation, category: r.category, path: r.path,
-        requests: 0, errors: 0, latencySum: 0, cacheHits: 0, cacheMisses: 0, hitLatencySum: 0, missLatencySum: 0
+    if (e === undefined || e.operation !== r.operation) {
+      const ekey = `${okey}\u0000${r.operation}`
+      e = endpoint.get(ekey)
+      if (!e) {
+        e = {
+          orgId: r.orgId, ts, operation: r.operation, category: r.category, path: r.path,
+          requests: 0, errors: 0, latencySum: 0, cacheHits: 0, cacheMisses: 0, hitLatencySum: 0, missLatencySum: 0
+        }
+        endpoint.set(ekey, e)
       }
-      endpoint.set(ekey, e)
     }
     e.requests++
     e.errors += err
