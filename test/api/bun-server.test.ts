@@ -37,6 +37,11 @@ const router = HttpRouter.empty.pipe(
     )
     return HttpServerResponse.stream(chunks, { contentType: "text/plain" })
   })),
+  HttpRouter.get("/finalizer", Effect.gen(function*() {
+    const id = (yield* HttpServerRequest.ParsedSearchParams).id ?? ""
+    yield* Effect.addFinalizer(() => Effect.sync(() => events.push(`finalizer ${id} ran`)))
+    return HttpServerResponse.text("scoped")
+  })),
   HttpRouter.get("/fail", Effect.fail(new Error("refused"))),
   HttpRouter.get("/defect", Effect.die(new Error("boom"))),
   HttpRouter.get("/forever", Effect.never.pipe(
@@ -53,8 +58,21 @@ const router = HttpRouter.empty.pipe(
 )
 const held = new Map<string, Deferred.Deferred<void>>()
 
-const serve = async (server: Layer.Layer<HttpServer.HttpServer, never, never>) => {
-  const runtime = ManagedRuntime.make(HttpServer.serve(router).pipe(Layer.provideMerge(server)) as Layer.Layer<HttpServer.HttpServer>)
+/**
+ * A middleware whose every way of ending counts: it answers itself, fails before the app runs,
+ * replaces a failed app's answer (too late: the app's failure was answered already), or passes.
+ */
+const middleware = (app: HttpApp.Default<unknown>): HttpApp.Default<unknown> =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    if (request.url === "/mw/own") return Effect.succeed(HttpServerResponse.text("the middleware's own answer", { status: 203 }))
+    if (request.url === "/mw/fail") return Effect.fail(new Error("refused by the middleware"))
+    if (request.url === "/mw/die") return Effect.die(new Error("the middleware broke"))
+    return Effect.catchAllCause(app, () => Effect.succeed(HttpServerResponse.text("replaced", { status: 299 })))
+  })
+
+const serve = async (server: Layer.Layer<HttpServer.HttpServer, never, never>, withMiddleware = false) => {
+  const served = withMiddleware ? HttpServer.serve(router, middleware as any) : HttpServer.serve(router)
+  const runtime = ManagedRuntime.make(served.pipe(Layer.provideMerge(server)) as Layer.Layer<HttpServer.HttpServer>)
   const address = await runtime.runPromise(Effect.map(HttpServer.HttpServer, (s) => s.address))
   if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")
   return { url: `http://127.0.0.1:${address.port}`, stop: () => runtime.dispose() }
@@ -62,13 +80,16 @@ const serve = async (server: Layer.Layer<HttpServer.HttpServer, never, never>) =
 
 let platform: Awaited<ReturnType<typeof serve>>
 let lean: Awaited<ReturnType<typeof serve>>
+let platformMw: Awaited<ReturnType<typeof serve>>
+let leanMw: Awaited<ReturnType<typeof serve>>
 beforeAll(async () => {
   platform = await serve(BunHttpServer.layer({ port: 0, hostname: "127.0.0.1" }) as Layer.Layer<HttpServer.HttpServer>)
   lean = await serve(BunServer.layer({ port: 0, hostname: "127.0.0.1" }) as Layer.Layer<HttpServer.HttpServer>)
+  platformMw = await serve(BunHttpServer.layer({ port: 0, hostname: "127.0.0.1" }) as Layer.Layer<HttpServer.HttpServer>, true)
+  leanMw = await serve(BunServer.layer({ port: 0, hostname: "127.0.0.1" }) as Layer.Layer<HttpServer.HttpServer>, true)
 })
 afterAll(async () => {
-  await platform?.stop()
-  await lean?.stop()
+  await Promise.all([platform?.stop(), lean?.stop(), platformMw?.stop(), leanMw?.stop()])
 })
 
 /** Status, every header but the date, and the body's bytes. */
@@ -90,6 +111,7 @@ const cases: Array<[string, string, RequestInit?]> = [
   ["bytes", "/bytes"],
   ["a raw Response with the answer's headers added", "/raw"],
   ["a streamed body", "/stream"],
+  ["a scoped answer", "/finalizer"],
   ["a failure", "/fail"],
   ["a defect", "/defect"],
   ["no route", "/nowhere"],
@@ -103,6 +125,30 @@ describe("src/http/bunServer.ts answers as BunHttpServer does", () => {
       expect(actual).toEqual(expected)
     })
   }
+
+  const withMiddleware: Array<[string, string]> = [
+    ["the app's answer passes the middleware", "/now"],
+    ["an answer that waits passes the middleware", "/later"],
+    ["the middleware answers itself", "/mw/own"],
+    ["the middleware fails", "/mw/fail"],
+    ["the middleware dies", "/mw/die"],
+    ["the app's failure was answered before the middleware's replacement", "/fail"],
+    ["the app's defect too", "/defect"],
+    ["no route, with the middleware", "/nowhere"],
+    ["a streamed body through the middleware", "/stream"]
+  ]
+  for (const [name, path] of withMiddleware) {
+    test(`with a middleware: ${name}`, async () => {
+      const [expected, actual] = await Promise.all([answer(platformMw.url + path), answer(leanMw.url + path)])
+      expect(actual).toEqual(expected)
+    })
+  }
+
+  test("the middleware cases are not all alike", async () => {
+    const statuses = await Promise.all(withMiddleware.map(async ([, path]) => (await answer(leanMw.url + path)).status))
+    expect(statuses).toContain(203)
+    expect(new Set(statuses).size).toBeGreaterThanOrEqual(4)
+  })
 
   test("the cases above are not all alike (the comparison can tell answers apart)", async () => {
     const statuses = new Set(await Promise.all(cases.map(async ([, path, init]) => (await answer(lean.url + path, init)).status)))
@@ -120,6 +166,12 @@ describe("src/http/bunServer.ts while requests run", () => {
     expect(text).toBe("one two three")
     await Bun.sleep(20)
     expect(events.filter((e) => e.startsWith("stream s1"))).toEqual(["stream s1 ended", "stream s1 scope closed"])
+  })
+
+  test("the request's scope closes when the request ends", async () => {
+    expect(await (await fetch(lean.url + "/finalizer?id=f1")).text()).toBe("scoped")
+    for (let i = 0; i < 50 && !events.includes("finalizer f1 ran"); i++) await Bun.sleep(10)
+    expect(events.filter((e) => e.startsWith("finalizer f1"))).toEqual(["finalizer f1 ran"])
   })
 
   test("a client that goes away interrupts its request", async () => {
@@ -146,7 +198,7 @@ describe("src/http/bunServer.ts while requests run", () => {
   })
 })
 
-test("HttpApp.toHandled is what both servers run (the pre-response handler sees every answer)", async () => {
+test("the pre-response handlers in force see every answer (as under HttpApp.toHandled)", async () => {
   const seen: Array<number> = []
   const runtime = ManagedRuntime.make(HttpServer.serve(router).pipe(
     Layer.provideMerge(BunServer.layer({ port: 0, hostname: "127.0.0.1" }) as Layer.Layer<HttpServer.HttpServer>),
