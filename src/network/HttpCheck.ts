@@ -37,6 +37,8 @@ export const httpCheck = Effect.fn("HttpCheck.run")(function*(input: HttpCheckIn
     decompress: false
   })
   const r = outcome.response
+  // Without a response, the phases the failed exchange got through (curl reports them too).
+  const reached = r ? null : outcome.failedExchange
   const headers = pickHeaders(r?.headers ?? {})
   const https = new URL(outcome.finalUrl).protocol === "https:"
   const contentLength = (() => {
@@ -58,8 +60,8 @@ export const httpCheck = Effect.fn("HttpCheck.run")(function*(input: HttpCheckIn
     timings: {
       total_ms: round(outcome.totalMs),
       dns_ms: round(outcome.dnsMs),
-      connect_ms: r ? round(r.timings.connectMs) : null,
-      tls_ms: r && r.timings.tlsMs !== null ? round(r.timings.tlsMs) : null,
+      connect_ms: r ? round(r.timings.connectMs) : reached?.connectMs != null ? round(reached.connectMs) : null,
+      tls_ms: r ? (r.timings.tlsMs !== null ? round(r.timings.tlsMs) : null) : reached?.tlsMs != null ? round(reached.tlsMs) : null,
       ttfb_ms: r ? round(r.timings.ttfbMs) : null
     },
     content_length_bytes: contentLength,

@@ -9,7 +9,7 @@ import { AppConfig } from "../Config"
 import { InvalidRequest, TargetForbidden } from "../domain/errors"
 import { DnsResolver } from "../dns/DnsResolver"
 import { parseTarget, TargetUnresolvable, vetTarget, type ParsedTarget } from "./guard"
-import { exchange, WireError, type TlsOutcome, type WireResponse } from "./wire"
+import { exchange, WireError, type TlsOutcome, type WireProgress, type WireResponse } from "./wire"
 import { countOutbound } from "../observability/metrics"
 
 export interface ProbeRequest {
@@ -51,6 +51,11 @@ export interface ProbeOutcome {
   /** TLS outcome of the last connection made over https. */
   readonly tls: TlsOutcome | null
   readonly error: { readonly kind: ProbeErrorKind; readonly message: string } | null
+  /**
+   * When the exchange of the last hop failed (a timeout, a connection reset, a TLS failure): how
+   * far it got, in that hop's time (connection, TLS handshake; null where it did not get).
+   */
+  readonly failedExchange: WireProgress | null
   readonly totalMs: number
   readonly dnsMs: number
 }
@@ -96,13 +101,14 @@ export class HttpProbe extends Context.Tag("domain-intel/HttpProbe")<HttpProbe, 
           let lastFetched: ParsedTarget = first
           let response: WireResponse | null = null
           let tlsOutcome: TlsOutcome | null = null
-          const done = (error: ProbeOutcome["error"]): ProbeOutcome => ({
+          const done = (error: ProbeOutcome["error"], failedExchange: WireProgress | null = null): ProbeOutcome => ({
             requestedUrl: first.url.href,
             finalUrl: lastFetched.url.href,
             redirects,
             response,
             tls: tlsOutcome,
             error,
+            failedExchange,
             totalMs: performance.now() - t0,
             dnsMs
           })
@@ -124,6 +130,7 @@ export class HttpProbe extends Context.Tag("domain-intel/HttpProbe")<HttpProbe, 
             dnsMs += vetted.v.dnsMs
             lastFetched = target
             const hopStart = performance.now()
+            const progress: WireProgress = { connectMs: null, tlsMs: null }
             const result = yield* Effect.tryPromise({
               try: (signal) =>
                 exchange({
@@ -139,7 +146,8 @@ export class HttpProbe extends Context.Tag("domain-intel/HttpProbe")<HttpProbe, 
                   maxBodyBytes: req.maxBodyBytes ?? DEFAULT_MAX_BODY,
                   decompress: req.decompress ?? false,
                   keepBody: req.keepBody ?? true,
-                  ca: extraCa
+                  ca: extraCa,
+                  progress
                 }, signal),
               catch: (e) => (e instanceof WireError ? e : new WireError("fetch_failed", String(e)))
             }).pipe(
@@ -151,7 +159,7 @@ export class HttpProbe extends Context.Tag("domain-intel/HttpProbe")<HttpProbe, 
             )
             if (result._tag === "Left") {
               const e = result.left
-              return done({ kind: e.kind, message: e.message })
+              return done({ kind: e.kind, message: e.message }, { ...progress })
             }
             response = result.right
             if (response.tls) tlsOutcome = response.tls

@@ -26,6 +26,14 @@ export interface WireRequest {
   /** Statuses whose body is not read at all (redirects being followed): headers, then hang up. */
   readonly skipBodyOn?: ReadonlySet<number>
   readonly ca?: ReadonlyArray<string>
+  /** Filled in as the exchange goes, so a caller that gives up (a timeout) knows how far it got. */
+  readonly progress?: WireProgress
+}
+
+/** Milliseconds from the start of an exchange to the TCP connection, and the TLS handshake's own time. */
+export interface WireProgress {
+  connectMs: number | null
+  tlsMs: number | null
 }
 
 export interface TlsOutcome {
@@ -354,12 +362,19 @@ export const exchange = (req: WireRequest, signal?: AbortSignal): Promise<WireRe
         ca: req.ca ? [...tls.rootCertificates, ...req.ca] : undefined,
         ALPNProtocols: ["http/1.1"]
       })
-      socket.once("connect", () => { connectMs = performance.now() - t0 })
+      socket.once("connect", () => {
+        connectMs = performance.now() - t0
+        if (req.progress) req.progress.connectMs = connectMs
+      })
       socket.once("secureConnect", () => {
         const s = socket as tls.TLSSocket
         const now = performance.now() - t0
         if (connectMs === 0) connectMs = now
         tlsMs = now - connectMs
+        if (req.progress) {
+          req.progress.connectMs = connectMs
+          req.progress.tlsMs = tlsMs
+        }
         let error: string | null = s.authorized ? null : describeTlsError(String(s.authorizationError ?? ""), req.host)
         // Hostname check (rejectUnauthorized is off so that the handshake can be reported).
         const cert = s.getPeerCertificate(true)
@@ -382,6 +397,7 @@ export const exchange = (req: WireRequest, signal?: AbortSignal): Promise<WireRe
       socket = net.connect({ host: req.address, port: req.port })
       socket.once("connect", () => {
         connectMs = performance.now() - t0
+        if (req.progress) req.progress.connectMs = connectMs
         send()
       })
     }

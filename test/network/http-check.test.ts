@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import * as net from "node:net"
+import * as tls from "node:tls"
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { startService, type TestService } from "../support/service"
@@ -19,6 +20,7 @@ let origin: ReturnType<typeof Bun.serve>
 let tlsOrigin: ReturnType<typeof Bun.serve>
 let badTls: ReturnType<typeof Bun.serve>
 let silent: net.Server
+let silentTls: tls.Server
 const silentSockets: Array<net.Socket> = []
 const seen: Array<Headers> = []
 
@@ -92,6 +94,9 @@ beforeAll(async () => {
   // Accepts connections and never answers.
   silent = net.createServer((s) => { silentSockets.push(s) })
   await new Promise<void>((r) => silent.listen(0, "127.0.0.1", () => r()))
+  // Completes the TLS handshake and never answers.
+  silentTls = tls.createServer({ cert: trusted.cert, key: trusted.key }, (s) => { silentSockets.push(s) })
+  await new Promise<void>((r) => silentTls.listen(0, "127.0.0.1", () => r()))
 
   const caPath = join(pki.dir, "trust.pem")
   writeFileSync(caPath, pki.caCert)
@@ -105,6 +110,7 @@ afterAll(async () => {
   badTls?.stop(true)
   for (const s of silentSockets) s.destroy()
   silent?.close()
+  silentTls?.close()
   await svc?.stop()
 })
 
@@ -229,6 +235,22 @@ describe("http-check", () => {
     expect(body.error).toBe("timeout")
     expect(body.status.code).toBeNull()
     expect(body.status.ok).toBe(false)
+    // The connection was made: its time is reported, as curl's time_connect is; no first byte.
+    expect(body.timings.connect_ms).toBeGreaterThanOrEqual(0)
+    expect(body.timings.connect_ms).toBeLessThan(body.timings.total_ms)
+    expect(body.timings.tls_ms).toBeNull()
+    expect(body.timings.ttfb_ms).toBeNull()
+    expect(body.timings.total_ms).toBeGreaterThanOrEqual(1000)
+  })
+
+  test("a TLS server that never answers after its handshake: connect and TLS times, no first byte", async () => {
+    const { body } = await check({ url: `https://127.0.0.1:${(silentTls.address() as net.AddressInfo).port}/`, timeout: "1000" })
+    expect(body.error).toBe("timeout")
+    expect(body.status.code).toBeNull()
+    expect(body.timings.connect_ms).toBeGreaterThanOrEqual(0)
+    expect(body.timings.tls_ms).toBeGreaterThan(0)
+    expect(body.timings.connect_ms + body.timings.tls_ms).toBeLessThan(body.timings.total_ms)
+    expect(body.timings.ttfb_ms).toBeNull()
   })
 
   test("a refused connection is fetch_failed with the underlying message", async () => {
@@ -243,6 +265,7 @@ describe("http-check", () => {
     expect(body.error).toBe("fetch_failed")
     expect(body.error_detail).toContain("ECONNREFUSED")
     expect(body.status.code).toBeNull()
+    expect(body.timings.connect_ms).toBeNull()
   })
 
   test("an endless body is capped, not buffered", async () => {
