@@ -27,6 +27,7 @@ import { Quota, type QuotaDecision } from "../metering/Quota"
 import { Caller, type CallerShape } from "./Caller"
 import { KeyActivity } from "../account/KeyActivity"
 import { type AuthenticatedAuditToken, type AuthenticatedKey, Keys } from "./Keys"
+import { setNewest } from "../domain/memo"
 
 export class Auth extends HttpApiMiddleware.Tag<Auth>()("domain-intel/Auth", {
   failure: Schema.Union(UnauthorizedWire, PlanForbiddenWire, QuotaExceededWire, NotFoundWire),
@@ -170,10 +171,8 @@ const memo = <K, V>(
     return Effect.tap(lookup(key), (value) =>
       Effect.sync(() => {
         if (asked !== seen) return // the revision moved while we read: do not keep a stale answer
-        entries.delete(key)
-        if (entries.size >= capacity) entries.delete(entries.keys().next().value as K)
         const until = freshness.validUntil(value)
-        entries.set(key, { value, expires: until === null ? now + ttlMs : Math.min(now + ttlMs, until) })
+        setNewest(entries, key, { value, expires: until === null ? now + ttlMs : Math.min(now + ttlMs, until) }, capacity)
       }))
   }
   const get = (key: K): Effect.Effect<V> =>

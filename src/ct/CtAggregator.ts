@@ -25,6 +25,7 @@ import { countSctList, dedupe, issuerOrganization, sctCompliance, type CtEntry }
 import { CrtShHttpLive, makeCrtShClient } from "./crtsh"
 import { makeCtCache } from "./ctCache"
 import { READ_CACHE_MAX_AGE_MS } from "../store/readCache"
+import { setNewest } from "../domain/memo"
 
 export type { CtEntry } from "./analyze"
 
@@ -111,13 +112,8 @@ export const makeCtAggregator = (opts: CtOptions) =>
     const remember = (domain: string, r: Result): Result => {
       const m = memo.get(domain)
       if (m && m.fetchedAt === r.fetchedAt) return m
-      memo.delete(domain)
-      memo.set(domain, r)
-      if (memo.size > MAX_MEMO) {
-        const oldest = memo.keys().next().value!
-        memo.delete(oldest)
-        confirmed.delete(oldest)
-      }
+      const evicted = setNewest(memo, domain, r, MAX_MEMO)
+      if (evicted !== undefined) confirmed.delete(evicted[0])
       return r
     }
 

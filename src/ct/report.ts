@@ -8,6 +8,7 @@ import { setCacheOutcome, setCacheOutcomeIn } from "../http/RequestFacts"
 import { page } from "./analyze"
 import { CtLogsReport } from "./api"
 import { CtAggregator, type CtLookup, type SctVerdict } from "./CtAggregator"
+import { setNewest } from "../domain/memo"
 
 /**
  * The CT Logs report, shared by the REST operation (./http.ts) and the MCP `ct_logs` tool
@@ -174,9 +175,7 @@ interface Body {
 }
 const bodies = new Map<string, Body>()
 const keepBody = (key: string, body: Body) => {
-  bodies.delete(key)
-  if (bodies.size >= MAX_BODIES) bodies.delete(bodies.keys().next().value!)
-  bodies.set(key, body)
+  setNewest(bodies, key, body, MAX_BODIES)
 }
 const utf8 = new TextEncoder()
 const jsonResponse = (json: Uint8Array) => HttpServerResponse.uint8Array(json, { status: 200, contentType: "application/json" })

@@ -16,3 +16,19 @@ export const memoize = <K, V>(f: (key: K) => V, limit: number, keep: (value: V) 
     return value
   }
 }
+
+/**
+ * Sets `key` as the newest entry of an insertion-ordered map kept to at most `capacity` entries
+ * (the bounded caches: key lookups, read caches, CT results and bodies, quota counters). When
+ * the map is full the oldest entry goes, and is returned so the caller can let go of it.
+ */
+export const setNewest = <K, V>(map: Map<K, V>, key: K, value: V, capacity: number): readonly [K, V] | undefined => {
+  map.delete(key)
+  let evicted: [K, V] | undefined
+  if (map.size >= capacity) {
+    evicted = map.entries().next().value
+    if (evicted !== undefined) map.delete(evicted[0])
+  }
+  map.set(key, value)
+  return evicted
+}

@@ -19,6 +19,7 @@ import { Clock, Effect, Runtime } from "effect"
 import type { Organization } from "../auth/Keys"
 import { monthlyQuota } from "../domain/plans"
 import { makeReadCache } from "../store/readCache"
+import { setNewest } from "../domain/memo"
 
 export const monthStart = (ms: number): number => {
   const d = new Date(ms)
@@ -128,12 +129,6 @@ export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
       const key = `${org.id}|${m}`
       let c = counters.get(key)
       if (c === undefined) {
-        if (counters.size >= capacity) {
-          const oldest = counters.keys().next().value as string
-          const evicted = counters.get(oldest)!
-          counters.delete(oldest)
-          if (evicted.held > 0) runFork(release(evicted))
-        }
         c = {
           orgId: org.id,
           month: m,
@@ -144,7 +139,9 @@ export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
           refusedNeed: 0,
           lock: Effect.unsafeMakeSemaphore(1)
         }
-        counters.set(key, c)
+        // The counter that goes gives its held units back to the store.
+        const evicted = setNewest(counters, key, c, capacity)
+        if (evicted !== undefined && evicted[1].held > 0) runFork(release(evicted[1]))
       }
       c.lastUse = now
       return c

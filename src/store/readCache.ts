@@ -4,6 +4,8 @@
  * process bump it) and for at most `READ_CACHE_MAX_AGE_MS`: the bound on how long another
  * instance's write on the same database can go unseen here.
  */
+import { setNewest } from "../domain/memo"
+
 export const READ_CACHE_MAX_AGE_MS = 1_000
 
 export interface ReadCache<K, V> {
@@ -20,9 +22,7 @@ export const makeReadCache = <K, V>(capacity = 10_000, maxAgeMs = READ_CACHE_MAX
       return e !== undefined && e.version === version && now - e.at < maxAgeMs && now >= e.at ? e.value : undefined
     },
     set: (key, version, now, value) => {
-      entries.delete(key)
-      if (entries.size >= capacity) entries.delete(entries.keys().next().value as K)
-      entries.set(key, { version, at: now, value })
+      setNewest(entries, key, { version, at: now, value }, capacity)
     }
   }
 }

@@ -11,6 +11,7 @@
 import { Clock, Data, Duration, Effect } from "effect"
 import { RateLimited } from "../../domain/errors"
 import { makeSingleFlight } from "../../domain/singleFlight"
+import { setNewest } from "../../domain/memo"
 
 /** Round robin over the nameservers' addresses, at most `max` in all. */
 export const capTargets = <T>(perNameserver: ReadonlyArray<ReadonlyArray<T>>, max: number): { readonly chosen: ReadonlyArray<T>; readonly total: number } => {
@@ -122,9 +123,8 @@ export const makeSharedCache = <A, E>(opts: { readonly ttlMs: number; readonly c
         Effect.map((value) => ({ value, at: now })),
         Effect.tap((entry) =>
           Effect.sync(() => {
-            done.delete(key)
-            if (opts.ttlMs > 0) done.set(key, entry)
-            if (done.size > opts.capacity) done.delete(done.keys().next().value!)
+            if (opts.ttlMs > 0) setNewest(done, key, entry, opts.capacity)
+            else done.delete(key)
           })
         )
       )))
