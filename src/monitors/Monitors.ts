@@ -12,6 +12,7 @@ import { replaceSecret } from "../alerts/testSend"
 import type { Organization } from "../auth/Keys"
 import { AppConfig } from "../Config"
 import { InvalidRequest, NotFound, PlanForbidden } from "../domain/errors"
+import { forUpdate } from "../store/Sql"
 import {
   type Conditions,
   defaultConditions,
@@ -114,6 +115,9 @@ export class Monitors extends Effect.Service<Monitors>()("domain-intel/Monitors"
       }
       const limit = monitorLimit[org.plan]
       const secret = yield* Effect.orDie(sql.withTransaction(Effect.gen(function*() {
+        // Creates for one organization take turns (its row locked on PostgreSQL; in SQLite this
+        // process's transactions run one at a time), so each counts the ones committed before it.
+        yield* sql`SELECT id FROM organizations WHERE id = ${org.id} ${forUpdate(sql)}`
         const n = yield* sql<{ n: number }>`SELECT COUNT(*) AS n FROM monitors WHERE org_id = ${org.id}`
         if (Number(n[0].n) >= limit) return Option.none<string>()
         yield* sql`INSERT INTO monitors ${sql.insert(row as any)}`

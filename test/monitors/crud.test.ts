@@ -130,6 +130,15 @@ describe("monitors CRUD", () => {
     expect(body.error.message).toContain("5 monitors")
   })
 
+  test("creates sent together at the plan limit: exactly the limit is kept (the PostgreSQL case: test/multi/monitors.test.ts)", async () => {
+    const { key } = await svc.newKey("free")
+    const statuses = await Promise.all(Array.from({ length: 20 }, (_, i) =>
+      svc.call("/v1/monitors", send("POST", { ...httpMonitor, name: `c${i}` }, key)).then((r) => r.status)))
+    expect(statuses.filter((s) => s === 201).length).toBe(5)
+    expect(statuses.filter((s) => s === 403).length).toBe(15)
+    expect(((await (await svc.call("/v1/monitors", { key })).json()) as any).monitors.length).toBe(5)
+  })
+
   test("another organization's monitor is not found; the target guard refuses private targets", async () => {
     const a = await svc.newKey("developer")
     const b = await svc.newKey("developer")

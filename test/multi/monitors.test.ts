@@ -1,6 +1,7 @@
 /**
  * Monitors on PostgreSQL with two instances (in-process services on one database): every due
- * run happens once, both instances share the work. The SQLite twin is test/monitors/instances.test.ts.
+ * run happens once, both instances share the work (the SQLite twin is
+ * test/monitors/instances.test.ts); creates racing at the plan limit never pass it.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test"
 import { type PostgresCluster, startPostgres } from "../support/postgres"
@@ -42,5 +43,33 @@ test("each due run happens once across two instances on PostgreSQL", async () =>
     await a.stop().catch(() => {})
     await b.stop().catch(() => {})
     target.stop(true)
+  }
+}, 90_000)
+
+test("creates racing through two instances at the plan limit: exactly the limit is kept", async () => {
+  const url = await pg.createDatabase()
+  const db = url.split("/").pop()!
+  const config = { databaseUrl: url, monitorMinIntervalS: 1, alertEvalIntervalMs: 3_600_000 }
+  const a = await startService(config)
+  const b = await startService(config)
+  try {
+    const { key, orgId } = await a.newKey("free") // 5 monitors
+    const create = (svc: typeof a, i: number) =>
+      svc.call("/v1/monitors", {
+        method: "POST",
+        key,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name: `r${i}`, kind: "http_check", target: `http://127.0.0.1:9/r${i}`, interval_seconds: 3600, enabled: false })
+      }).then((r) => r.status)
+    for (let round = 0; round < 3; round++) {
+      pg.psql(db, `DELETE FROM monitors WHERE org_id = '${orgId}'`)
+      const statuses = await Promise.all(Array.from({ length: 24 }, (_, i) => create(i % 2 === 0 ? a : b, round * 100 + i)))
+      expect(statuses.filter((s) => s === 201).length).toBe(5)
+      expect(statuses.filter((s) => s === 403).length).toBe(19)
+      expect(pg.psql(db, `SELECT COUNT(*) FROM monitors WHERE org_id = '${orgId}'`).trim()).toBe("5")
+    }
+  } finally {
+    await a.stop().catch(() => {})
+    await b.stop().catch(() => {})
   }
 }, 90_000)
