@@ -99,6 +99,13 @@ const make = (options: BunServerOptions) =>
             const resolve = waiting.get(source)
             if (resolve === undefined) return
             waiting.delete(source)
+            resolve(webResponse(context, request, response))
+          }
+          /**
+           * Bun's `Response` for an answer. One Bun refuses (a header value with a line break, a
+           * status out of range) is a 500 without a body rather than a request left unanswered.
+           */
+          const webResponse = (context: Context.Context<never>, request: HttpServerRequest.HttpServerRequest, response: HttpServerResponse.HttpServerResponse): Response => {
             const body = response.body
             if (body._tag === "Stream") {
               // A streamed body outlives the request's effect: the stream closes the scope when done.
@@ -106,7 +113,12 @@ const make = (options: BunServerOptions) =>
               ejected.add(scope)
               response = HttpServerResponse.setBody(response, HttpBody.stream(Stream.ensuring(body.stream, Scope.close(scope, Exit.void)), body.contentType, body.contentLength))
             }
-            resolve(toBun(request, response, runtime))
+            try {
+              return toBun(request, response, runtime)
+            } catch (error) {
+              Runtime.runFork(runtime)(Effect.logError("answer refused by the HTTP server; sent 500 instead", String(error)))
+              return new Response(undefined, { status: 500 })
+            }
           }
           /** The answer through the pre-response handlers in force, then sent. */
           const give = (response: HttpServerResponse.HttpServerResponse) =>

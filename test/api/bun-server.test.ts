@@ -42,6 +42,8 @@ const router = HttpRouter.empty.pipe(
     yield* Effect.addFinalizer(() => Effect.sync(() => events.push(`finalizer ${id} ran`)))
     return HttpServerResponse.text("scoped")
   })),
+  HttpRouter.get("/bad-header", Effect.succeed(HttpServerResponse.text("x", { headers: { "x-bad": "a\nb" } }))),
+  HttpRouter.get("/later-bad-header", Effect.as(Effect.sleep("10 millis"), HttpServerResponse.text("x", { headers: { "x-bad": "a\nb" } }))),
   HttpRouter.get("/fail", Effect.fail(new Error("refused"))),
   HttpRouter.get("/defect", Effect.die(new Error("boom"))),
   HttpRouter.get("/forever", Effect.never.pipe(
@@ -172,6 +174,13 @@ describe("src/http/bunServer.ts while requests run", () => {
     expect(await (await fetch(lean.url + "/finalizer?id=f1")).text()).toBe("scoped")
     for (let i = 0; i < 50 && !events.includes("finalizer f1 ran"); i++) await Bun.sleep(10)
     expect(events.filter((e) => e.startsWith("finalizer f1"))).toEqual(["finalizer f1 ran"])
+  })
+
+  test("an answer Bun refuses (a line break in a header) is a 500, not a request left hanging", async () => {
+    for (const path of ["/bad-header", "/later-bad-header"]) {
+      const response = await fetch(lean.url + path, { signal: AbortSignal.timeout(5_000) })
+      expect({ path, status: response.status, bad: response.headers.get("x-bad") }).toEqual({ path, status: 500, bad: null })
+    }
   })
 
   test("a client that goes away interrupts its request", async () => {
