@@ -11,7 +11,8 @@
 // the bundled binary evaluates ES modules ahead of the lazily loaded CommonJS ones.
 import "reflect-metadata"
 import { Command, HelpDoc, ValidationError } from "@effect/cli"
-import { BunContext, BunRuntime } from "@effect/platform-bun"
+import * as BunContext from "@effect/platform-bun/BunContext"
+import * as BunRuntime from "@effect/platform-bun/BunRuntime"
 import { Cause, Console, Effect, Exit, HashMap, Layer, Logger, LogLevel } from "effect"
 import { auditTokensCommand, groups, keysCommand, orgsCommand } from "./account/cli"
 import { AppConfig } from "./Config"

@@ -25,7 +25,7 @@
  * neither WebSocket upgrades nor Bun's multipart parser, the two things the Bun one adds.
  */
 import { Cookies, HttpApp, HttpBody, HttpServer, HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { BunHttpServer } from "@effect/platform-bun"
+import * as BunHttpServer from "@effect/platform-bun/BunHttpServer"
 import type { Server } from "bun"
 import { Cause, Context, Effect, Exit, Fiber, FiberId, Layer, Runtime, Scope, Stream } from "effect"
 import type { RuntimeFiber } from "effect/Fiber"

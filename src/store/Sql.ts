@@ -7,7 +7,7 @@
  * Every statement in src/ runs on both. Where the dialects must differ, the code asks
  * `sql.onDialectOrElse` (pg vs. the rest) at the one place that differs.
  */
-import { BunContext } from "@effect/platform-bun"
+import * as BunContext from "@effect/platform-bun/BunContext"
 import { Migrator, SqlClient } from "@effect/sql"
 import { PgClient, PgMigrator } from "@effect/sql-pg"
 import { SqliteClient, SqliteMigrator } from "@effect/sql-sqlite-bun"
