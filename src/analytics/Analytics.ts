@@ -193,8 +193,9 @@ export class Analytics extends Effect.Service<Analytics>()("domain-intel/Analyti
       peekOr((now) => {
         const w = windowAt(period, now)
         const stored = storedUsage(org.id, period, w, now)
-        const q = stored === undefined ? undefined : quota.usedAt(org, now)
-        return q === undefined ? undefined : usageOf(w, stored!, undefined, org.id, q)
+        if (stored === undefined) return undefined
+        const q = quota.usedAt(org, now)
+        return q === undefined ? undefined : usageOf(w, stored, undefined, org.id, q)
       }, () => usageFromStore(org, period))
 
     const performance = Effect.fn("Analytics.performance")(function*(org: Organization, period: Period) {

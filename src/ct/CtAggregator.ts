@@ -224,8 +224,9 @@ export const makeCtAggregator = (opts: CtOptions) =>
 
     const held = (domainIn: string, now: number) => {
       const r = freshHeld(domainKey(domainIn), now)
-      const sct = r === undefined ? undefined : sctMemo.get(r.entries)
-      return sct === undefined ? undefined : { lookup: view(r!, "hit", null), sct }
+      if (r === undefined) return undefined
+      const sct = sctMemo.get(r.entries)
+      return sct === undefined ? undefined : { lookup: view(r, "hit", null), sct }
     }
 
     return { lookup, search, embeddedSct, currentIssuers, held } satisfies CtAggregatorShape

@@ -159,7 +159,7 @@ const respond = (prepared: Prepared): HttpServerResponse.HttpServerResponse | Re
   }
   // Kept as bytes: the same page is sent many times, and encoding it to UTF-8 is per send.
   const json = utf8.encode(JSON.stringify(encodeReport(build(prepared))))
-  keepBody(key, { entries: prepared.result.entries, fetchedAt: prepared.result.fetchedAt, sct: prepared.sct, age: prepared.age, host: prepared.host, json })
+  setNewest(bodies, key, { entries: prepared.result.entries, fetchedAt: prepared.result.fetchedAt, sct: prepared.sct, age: prepared.age, host: prepared.host, json }, MAX_BODIES)
   return jsonResponse(json)
 }
 
@@ -174,8 +174,5 @@ interface Body {
   readonly json: Uint8Array
 }
 const bodies = new Map<string, Body>()
-const keepBody = (key: string, body: Body) => {
-  setNewest(bodies, key, body, MAX_BODIES)
-}
 const utf8 = new TextEncoder()
 const jsonResponse = (json: Uint8Array) => HttpServerResponse.uint8Array(json, { status: 200, contentType: "application/json" })

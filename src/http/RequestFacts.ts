@@ -79,17 +79,18 @@ export const reportFacts = (f: (facts: RequestFacts) => void): Effect.Effect<voi
     return Effect.void
   })
 
-/** Record how the response was served from cache, for the request log and cache analytics. */
-export const setCacheOutcome = (outcome: CacheOutcome): Effect.Effect<void> =>
-  reportFacts((facts) => {
-    facts.cache = outcome
-  })
-
 /** `setCacheOutcome` for callers that already hold the fiber's context. */
 export const setCacheOutcomeIn = (context: Context.Context<never>, outcome: CacheOutcome): void => {
   const facts = factsIn(context)
   if (facts !== undefined) facts.cache = outcome
 }
+
+/** Record how the response was served from cache, for the request log and cache analytics. */
+export const setCacheOutcome = (outcome: CacheOutcome): Effect.Effect<void> =>
+  Effect.withFiberRuntime((fiber) => {
+    setCacheOutcomeIn(fiber.currentContext, outcome)
+    return Effect.void
+  })
 
 /**
  * The operation of the matched route, reported to the pipeline (attribution, and the deadline

@@ -15,13 +15,16 @@ beforeAll(async () => {
 }, 60_000)
 afterAll(() => pg?.stop())
 
+/** Two services on a fresh database (monitors due every second may run; alert evaluation idles). */
+const twoInstances = async () => {
+  const url = await pg.createDatabase()
+  const config = { databaseUrl: url, monitorMinIntervalS: 1, alertEvalIntervalMs: 3_600_000 }
+  return { db: url.split("/").pop()!, a: await startService(config), b: await startService(config) }
+}
+
 test("each due run happens once across two instances on PostgreSQL", async () => {
   const { server: target, hits } = countingOrigin()
-  const url = await pg.createDatabase()
-  const db = url.split("/").pop()!
-  const config = { databaseUrl: url, monitorMinIntervalS: 1, alertEvalIntervalMs: 3_600_000 }
-  const a = await startService(config)
-  const b = await startService(config)
+  const { db, a, b } = await twoInstances()
   try {
     const { key } = await a.newKey("pro")
     await createHttpMonitors(a, key, target.port!, 8)
@@ -47,11 +50,7 @@ test("each due run happens once across two instances on PostgreSQL", async () =>
 }, 90_000)
 
 test("creates racing through two instances at the plan limit: exactly the limit is kept", async () => {
-  const url = await pg.createDatabase()
-  const db = url.split("/").pop()!
-  const config = { databaseUrl: url, monitorMinIntervalS: 1, alertEvalIntervalMs: 3_600_000 }
-  const a = await startService(config)
-  const b = await startService(config)
+  const { db, a, b } = await twoInstances()
   try {
     const { key, orgId } = await a.newKey("free") // 5 monitors
     const create = (svc: typeof a, i: number) =>
