@@ -1,6 +1,6 @@
 /** Regenerates src/console/generated/assets.ts (run after editing src/console/app or console.css). */
 import { writeFileSync } from "node:fs"
-import { buildConsoleAssets, GENERATED_PATH, renderAssetsModule } from "../src/console/build"
+import { buildConsoleAssets, GENERATED_PATH, renderAssetsModule } from "../src/surfaces/console/build"
 
 const assets = await buildConsoleAssets()
 writeFileSync(GENERATED_PATH, renderAssetsModule(assets))

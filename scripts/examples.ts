@@ -7,7 +7,7 @@
  *   ./node_modules/.bin/bun scripts/examples.ts > /tmp/examples.md
  */
 import { Option } from "effect"
-import { parseResolverList } from "../src/Config"
+import { parseResolverList } from "../src/platform/Config"
 import { makeRows, startCrtSh } from "../test/ct/crtsh"
 import { startLab } from "../test/dns/lab"
 import { startService } from "../test/support/service"

@@ -14,10 +14,10 @@ import { Command, HelpDoc, ValidationError } from "@effect/cli"
 import * as BunContext from "@effect/platform-bun/BunContext"
 import * as BunRuntime from "@effect/platform-bun/BunRuntime"
 import { Cause, Console, Effect, Exit, HashMap, Layer, Logger, LogLevel } from "effect"
-import { auditTokensCommand, groups, keysCommand, orgsCommand } from "./account/cli"
-import { AppConfig } from "./Config"
-import { mcpCommand } from "./mcp/command"
-import { SqlLive } from "./store/Sql"
+import { auditTokensCommand, groups, keysCommand, orgsCommand } from "./surfaces/cli/accounts"
+import { AppConfig } from "./platform/Config"
+import { mcpCommand } from "./surfaces/cli/mcp"
+import { SqlLive } from "./platform/store/Sql"
 import { version } from "../package.json"
 
 const logLevel = (name: string): LogLevel.LogLevel =>
@@ -55,7 +55,7 @@ const LoggingLive = Layer.unwrapEffect(
 ).pipe(Layer.provide(AppConfig.Live))
 
 /** The server (src/serve.ts), loaded on demand so other commands start quickly. */
-const serveProgram = Effect.flatMap(Effect.promise(() => import("./serve")), (m) => m.serveProgram)
+const serveProgram = Effect.flatMap(Effect.promise(() => import("./surfaces/server/serve")), (m) => m.serveProgram)
 
 const serve = Command.make("serve", {}, () => serveProgram).pipe(
   Command.withDescription("Start the HTTP server (applies migrations first; the default with no command)")

@@ -7,10 +7,10 @@
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { gunzipSync } from "node:zlib"
-import { decodeHtml } from "../../src/freshness/decode"
-import { dayKey } from "../../src/freshness/dates"
-import { extractSignals } from "../../src/freshness/extract"
-import { selectDates } from "../../src/freshness/select"
+import { decodeHtml } from "../../src/analyses/freshness/decode"
+import { dayKey } from "../../src/analyses/freshness/dates"
+import { extractSignals } from "../../src/analyses/freshness/extract"
+import { selectDates } from "../../src/analyses/freshness/select"
 
 const arg = (n: string, d?: string) => {
   const i = process.argv.indexOf(`--${n}`)

@@ -8,7 +8,7 @@
  * a case that does not show V (nor lists it as also present) where the tool names V.
  */
 import { existsSync } from "node:fs"
-import { PROVIDERS } from "../../src/waf/signatures"
+import { PROVIDERS } from "../../src/analyses/waf/signatures"
 import { startService } from "../../test/support/service"
 import { startReplicaServer } from "../../test/waf/replicaServer"
 import { LAYERED, REPLICAS } from "../../test/waf/replicas"

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test"
 import { createHmac } from "node:crypto"
 import { Webhook } from "standardwebhooks"
-import { alertJson, backoffMs, compare, decide, newSigningSecret, type RuleState, signingKey, webhookBody, webhookHeaders } from "../../src/alerts/analyze"
+import { alertJson, backoffMs, compare, decide, newSigningSecret, type RuleState, signingKey, webhookBody, webhookHeaders } from "../../src/product/alerts/analyze"
 
 const base: RuleState = {
   enabled: true,

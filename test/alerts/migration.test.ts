@@ -7,7 +7,7 @@ import { BunContext } from "@effect/platform-bun"
 import { Migrator, SqlClient } from "@effect/sql"
 import { SqliteClient, SqliteMigrator } from "@effect/sql-sqlite-bun"
 import { Effect } from "effect"
-import { migrations } from "../../src/store/migrations"
+import { migrations } from "../../src/platform/store/migrations"
 
 const migrate = (record: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>>) =>
   SqliteMigrator.run({ loader: Migrator.fromRecord(record) }).pipe(Effect.provide(BunContext.layer))

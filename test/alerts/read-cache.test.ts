@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { READ_CACHE_MAX_AGE_MS } from "../../src/store/readCache"
+import { READ_CACHE_MAX_AGE_MS } from "../../src/platform/store/readCache"
 import { startService, type TestService } from "../support/service"
 
 let a: TestService

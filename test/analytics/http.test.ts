@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Effect, Schema } from "effect"
-import { UsageReport } from "../../src/analytics/api"
-import * as Sketch from "../../src/analytics/sketch"
-import { RequestLog } from "../../src/metering/RequestLog"
+import { UsageReport } from "../../src/surfaces/api/analytics"
+import * as Sketch from "../../src/product/metering/sketch"
+import { RequestLog } from "../../src/product/metering/RequestLog"
 import { startService, type TestService } from "../support/service"
 
 let svc: TestService

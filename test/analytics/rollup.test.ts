@@ -4,8 +4,8 @@
  * own, whatever the order of the batch.
  */
 import { describe, expect, test } from "bun:test"
-import { aggregate, HOUR, MINUTE } from "../../src/analytics/rollup"
-import type { RequestRecord } from "../../src/metering/RequestRecord"
+import { aggregate, HOUR, MINUTE } from "../../src/product/metering/rollup"
+import type { RequestRecord } from "../../src/product/metering/RequestRecord"
 
 const t0 = Date.UTC(2026, 10, 23, 11, 58, 0)
 const orgs = ["org-a", "org-b", "org-c"]

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test"
-import * as Sketch from "../../src/analytics/sketch"
+import * as Sketch from "../../src/product/metering/sketch"
 
 // Deterministic PRNG so failures reproduce.
 const mulberry32 = (seed: number) => () => {

@@ -1,11 +1,11 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Logger, TestClock, TestContext } from "effect"
-import { Analytics } from "../../src/analytics/Analytics"
-import { AppConfig, type AppConfigShape } from "../../src/Config"
-import { Quota } from "../../src/metering/Quota"
-import { RequestLog, type RequestRecord } from "../../src/metering/RequestLog"
-import { writeBatch } from "../../src/metering/writeBatch"
-import { SqlLive } from "../../src/store/Sql"
+import { Analytics } from "../../src/product/analytics/Analytics"
+import { AppConfig, type AppConfigShape } from "../../src/platform/Config"
+import { Quota } from "../../src/product/metering/Quota"
+import { RequestLog, type RequestRecord } from "../../src/product/metering/RequestLog"
+import { writeBatch } from "../../src/product/metering/writeBatch"
+import { SqlLive } from "../../src/platform/store/Sql"
 
 /**
  * The request log without its 200 ms flush schedule (records are written at once): under

@@ -6,9 +6,9 @@
 import { describe, expect, test } from "bun:test"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { Analytics } from "../../src/analytics/Analytics"
-import type { Organization } from "../../src/auth/Keys"
-import { RequestLog } from "../../src/metering/RequestLog"
+import { Analytics } from "../../src/product/analytics/Analytics"
+import type { Organization } from "../../src/product/accounts/Keys"
+import { RequestLog } from "../../src/product/metering/RequestLog"
 import { rec, runTest } from "./support"
 
 const MINUTE = 60_000

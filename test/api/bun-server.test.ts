@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { HttpApp, HttpRouter, HttpServer, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { BunHttpServer } from "@effect/platform-bun"
 import { Deferred, Effect, Layer, ManagedRuntime, Option, Stream } from "effect"
-import * as BunServer from "../../src/http/bunServer"
+import * as BunServer from "../../src/platform/http/bunServer"
 
 /** What the app saw happen (interruptions, scope closes), shared by the tests below. */
 const events: Array<string> = []

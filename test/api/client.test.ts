@@ -6,9 +6,9 @@
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Effect } from "effect"
-import { Api } from "../../src/Api"
-import { NotFound, QuotaExceeded } from "../../src/domain/errors"
-import { monthStart, nextMonthStart } from "../../src/metering/Quota"
+import { Api } from "../../src/surfaces/api/Api"
+import { NotFound, QuotaExceeded } from "../../src/kernel/errors"
+import { monthStart, nextMonthStart } from "../../src/product/metering/Quota"
 import { startService, type TestService } from "../support/service"
 
 let svc: TestService

@@ -20,7 +20,7 @@ import {
 } from "@effect/platform"
 import { BunHttpServer } from "@effect/platform-bun"
 import { Context, Effect, Layer, ManagedRuntime, Redacted, Schema } from "effect"
-import { group } from "../../src/http/group"
+import { group } from "../../src/platform/http/group"
 
 class Who extends Context.Tag("test/Who")<Who, string>() {}
 class Tagline extends Context.Tag("test/Tagline")<Tagline, string>() {}

@@ -10,9 +10,9 @@ import { Database } from "bun:sqlite"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Api } from "../../src/Api"
-import { rawRoutes } from "../../src/Http"
-import { makeOperations } from "../../src/http/Operation"
+import { Api } from "../../src/surfaces/api/Api"
+import { rawRoutes } from "../../src/surfaces/server/Http"
+import { makeOperations } from "../../src/platform/http/Operation"
 import { startService, type TestService } from "../support/service"
 
 let svc: TestService

@@ -6,9 +6,9 @@
  * check (403); another method on the exact path is 405.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
-import { Api } from "../../src/Api"
-import { rawRoutes } from "../../src/Http"
-import { makeOperations } from "../../src/http/Operation"
+import { Api } from "../../src/surfaces/api/Api"
+import { rawRoutes } from "../../src/surfaces/server/Http"
+import { makeOperations } from "../../src/platform/http/Operation"
 import { rawRequest } from "../support/raw"
 import { startService, type TestService } from "../support/service"
 

@@ -1,9 +1,9 @@
 /** Authentication, plans, quota and the error shape, through real HTTP. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Effect } from "effect"
-import { Keys } from "../../src/auth/Keys"
-import { monthStart, nextMonthStart } from "../../src/metering/Quota"
-import { planAllows } from "../../src/domain/plans"
+import { Keys } from "../../src/product/accounts/Keys"
+import { monthStart, nextMonthStart } from "../../src/product/metering/Quota"
+import { planAllows } from "../../src/kernel/plans"
 import { startService, type TestService } from "../support/service"
 
 let svc: TestService

@@ -4,7 +4,7 @@
  */
 import { expect, test } from "bun:test"
 import { readFileSync } from "node:fs"
-import { buildConsoleAssets, GENERATED_PATH, renderAssetsModule } from "../../src/console/build"
+import { buildConsoleAssets, GENERATED_PATH, renderAssetsModule } from "../../src/surfaces/console/build"
 
 test("the generated console assets are up to date", async () => {
   const fresh = renderAssetsModule(await buildConsoleAssets())

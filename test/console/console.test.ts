@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import type { Browser } from "playwright-core"
 import { makeRows, startCrtSh, type FakeCrtSh } from "../ct/crtsh"
 import { startService, type TestService } from "../support/service"
-import { consoleHeaders } from "../../src/console/page"
+import { consoleHeaders } from "../../src/surfaces/console/page"
 import { launch, openPage, signIn, type WatchedPage } from "./browser"
 
 let service: TestService

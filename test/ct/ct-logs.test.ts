@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Effect } from "effect"
-import { CtAggregator } from "../../src/ct/CtAggregator"
+import { CtAggregator } from "../../src/adapters/ct/CtAggregator"
 import { startService, type TestService } from "../support/service"
 import { makeCert, makeRows, startCrtSh, type FakeCrtSh } from "./crtsh"
-import { READ_CACHE_MAX_AGE_MS } from "../../src/store/readCache"
+import { READ_CACHE_MAX_AGE_MS } from "../../src/platform/store/readCache"
 
 let crt: FakeCrtSh
 let svc: TestService

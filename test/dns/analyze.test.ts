@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test"
 import * as dgram from "node:dgram"
 import type { AddressInfo } from "node:net"
-import { analyze, gradeOf, scoreOf, SENSITIVE_NAMES, unauthorizedIssuers, validateSoaFields, type ZoneObservations } from "../../src/dns/zone/analyze"
+import { analyze, gradeOf, scoreOf, SENSITIVE_NAMES, unauthorizedIssuers, validateSoaFields, type ZoneObservations } from "../../src/analyses/zone/analyze"
 import { startService } from "../support/service"
 
 describe("zone hygiene rubric", () => {

@@ -1,7 +1,7 @@
 /** The `domain` parameter: IP addresses in every spelling are refused, names are normalised. */
 import { describe, expect, test } from "bun:test"
-import { normalizeDomain } from "../../src/dns/domainParam"
-import { InvalidRequest } from "../../src/domain/errors"
+import { normalizeDomain } from "../../src/kernel/domainParam"
+import { InvalidRequest } from "../../src/kernel/errors"
 
 describe("normalizeDomain", () => {
   for (const ip of ["1.2.3.4", "1.2.3.4.", " 10.0.0.1 ", "::1", "[::1]", "2001:DB8::1", "::ffff:127.0.0.1", "http://[::1]:8080/x", "https://192.168.1.1/path"]) {

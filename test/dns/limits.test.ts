@@ -1,7 +1,7 @@
 /** The pure parts of Zone Hygiene's limits, under TestClock (no real waiting). */
 import { describe, expect, test } from "bun:test"
 import { Duration, Effect, Either, Fiber, TestClock, TestContext } from "effect"
-import { capTargets, makeDestinationLimiter } from "../../src/dns/zone/limits"
+import { capTargets, makeDestinationLimiter } from "../../src/analyses/zone/limits"
 
 const runTest = <A, E>(e: Effect.Effect<A, E>) => Effect.runPromise(e.pipe(Effect.provide(TestContext.TestContext)))
 
@@ -44,7 +44,7 @@ describe("per-destination rate limit", () => {
 
 describe("single flight (shared zone audits and CT refreshes)", () => {
   test("callers share one computation, and the first one leaving does not cancel it for the others", async () => {
-    const { makeSingleFlight } = await import("../../src/domain/singleFlight")
+    const { makeSingleFlight } = await import("../../src/kernel/singleFlight")
     const out = await runTest(Effect.gen(function*() {
       const sf = makeSingleFlight<number, never>()
       let runs = 0

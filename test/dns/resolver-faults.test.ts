@@ -7,8 +7,8 @@ import { Duration, Effect, Either, Fiber, TestClock, TestContext } from "effect"
 import * as dgram from "node:dgram"
 import * as net from "node:net"
 import * as packet from "dns-packet"
-import { axfr } from "../../src/dns/axfr"
-import { makeResolver, requireNoError } from "../../src/dns/DnsResolver"
+import { axfr } from "../../src/adapters/dns/axfr"
+import { makeResolver, requireNoError } from "../../src/adapters/dns/DnsResolver"
 
 type Mode = "silent" | "garbage" | "truncate" | "servfail" | "refused" | "nxdomain" | "wrongid" | "wrongname" | "wrongtype" | "ok"
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Option } from "effect"
 import * as dgram from "node:dgram"
 import * as net from "node:net"
-import { parseResolverList } from "../../src/Config"
+import { parseResolverList } from "../../src/platform/Config"
 import { startService, type TestService } from "../support/service"
 import { startLab, type Lab } from "./lab"
 

@@ -4,9 +4,9 @@
  * tests write.
  */
 import { describe, expect, test } from "bun:test"
-import { analyzePage, type FreshnessReport, gradeOf } from "../../src/freshness/analyze"
-import { analyzeCache } from "../../src/freshness/cache"
-import { findRelative, findTextDates, parseStructured, urlDate } from "../../src/freshness/dates"
+import { analyzePage, type FreshnessReport, gradeOf } from "../../src/analyses/freshness/analyze"
+import { analyzeCache } from "../../src/analyses/freshness/cache"
+import { findRelative, findTextDates, parseStructured, urlDate } from "../../src/analyses/freshness/dates"
 
 const NOW = Date.parse("2024-03-20T12:00:00Z")
 const doc = (head: string, body: string) => `<!DOCTYPE html><html><head><title>T</title>${head}</head><body>${body}</body></html>`

@@ -4,10 +4,10 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test"
 import { Effect, Layer, Logger, TestClock, TestContext } from "effect"
-import { AppConfig } from "../../src/Config"
-import { DnsResolver } from "../../src/dns/DnsResolver"
-import { ContentFreshness } from "../../src/freshness/ContentFreshness"
-import { HttpProbe } from "../../src/probe/HttpProbe"
+import { AppConfig } from "../../src/platform/Config"
+import { DnsResolver } from "../../src/adapters/dns/DnsResolver"
+import { ContentFreshness } from "../../src/analyses/freshness/ContentFreshness"
+import { HttpProbe } from "../../src/adapters/probe/HttpProbe"
 
 let origin: ReturnType<typeof Bun.serve>
 beforeAll(() => {

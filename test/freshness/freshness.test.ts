@@ -9,10 +9,10 @@ import { join } from "node:path"
 import { gunzipSync } from "node:zlib"
 import { startService, type TestService } from "../support/service"
 import { makePki } from "../support/tls"
-import { decodeHtml } from "../../src/freshness/decode"
-import { dayKey } from "../../src/freshness/dates"
-import { extractSignals } from "../../src/freshness/extract"
-import { selectDates } from "../../src/freshness/select"
+import { decodeHtml } from "../../src/analyses/freshness/decode"
+import { dayKey } from "../../src/analyses/freshness/dates"
+import { extractSignals } from "../../src/analyses/freshness/extract"
+import { selectDates } from "../../src/analyses/freshness/select"
 
 const DAY = 86_400_000
 const isoDay = (msAgo: number) => new Date(Date.now() - msAgo).toISOString().slice(0, 10)

@@ -4,9 +4,9 @@
  * selection on pages the test writes.
  */
 import { describe, expect, test } from "bun:test"
-import { dayKey, findTextDates } from "../../src/freshness/dates"
-import { extractSignals, isDateline, MAX_DATELINES } from "../../src/freshness/extract"
-import { selectDates } from "../../src/freshness/select"
+import { dayKey, findTextDates } from "../../src/analyses/freshness/dates"
+import { extractSignals, isDateline, MAX_DATELINES } from "../../src/analyses/freshness/extract"
+import { selectDates } from "../../src/analyses/freshness/select"
 
 const NOW = Date.parse("2024-03-20T12:00:00Z")
 const doc = (head: string, body: string) => `<!DOCTYPE html><html><head><title>T</title>${head}</head><body>${body}</body></html>`

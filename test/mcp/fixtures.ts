@@ -5,7 +5,7 @@
  * stand-in behind the CT aggregator.
  */
 import { Option } from "effect"
-import type { AppConfigShape } from "../../src/Config"
+import type { AppConfigShape } from "../../src/platform/Config"
 import { type FakeCrtSh, makeRows, startCrtSh } from "../ct/crtsh"
 import { startDnsServer, type TestDnsServer } from "../support/dnsServer"
 import { makePki, type TestPki } from "../support/tls"

@@ -9,7 +9,7 @@ import {
   judgeReferrer,
   judgeXcto,
   judgeXfo
-} from "../../src/mcp/headers"
+} from "../../src/analyses/headers/headers"
 
 describe("Strict-Transport-Security", () => {
   const cases: Array<[string | undefined, boolean, string, number]> = [

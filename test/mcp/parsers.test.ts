@@ -1,13 +1,13 @@
 /** Pure cores of the MCP tools: JSON-RPC classification, DNS RDATA, SCT lists, RDAP documents. */
 import { describe, expect, test } from "bun:test"
 import * as packet from "dns-packet"
-import { summarizeCt } from "../../src/mcp/CertInspector"
-import { certFacts, chromeCompliant, countScts } from "../../src/mcp/certFacts"
-import { toHistoryEntry } from "../../src/mcp/CtHistory"
-import { decodeSvcb, displayTypeName, recordTypes, renderRecord, reverseName, wireTypeName } from "../../src/mcp/dnsRecords"
-import { classify } from "../../src/mcp/protocol"
-import { domainQueryUrl, extractDomain, findRdapBase, mergeFacts, parseBootstrap } from "../../src/mcp/rdapData"
-import bundled from "../../src/mcp/rdap-bootstrap.json"
+import { summarizeCt } from "../../src/adapters/x509/CertInspector"
+import { certFacts, chromeCompliant, countScts } from "../../src/adapters/x509/certFacts"
+import { toHistoryEntry } from "../../src/adapters/ct/CtHistory"
+import { decodeSvcb, displayTypeName, recordTypes, renderRecord, reverseName, wireTypeName } from "../../src/analyses/dns/dnsRecords"
+import { classify } from "../../src/surfaces/mcp/protocol"
+import { domainQueryUrl, extractDomain, findRdapBase, mergeFacts, parseBootstrap } from "../../src/adapters/rdap/rdapData"
+import bundled from "../../src/adapters/rdap/rdap-bootstrap.json"
 import { makePki } from "../support/tls"
 
 describe("JSON-RPC classification", () => {

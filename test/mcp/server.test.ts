@@ -5,14 +5,14 @@
  */
 import { describe, expect, test } from "bun:test"
 import { Deferred, Effect, Layer, Logger, Option, Ref, Schema, TestClock, TestContext } from "effect"
-import { AppConfig } from "../../src/Config"
-import { DnsResolver } from "../../src/dns/DnsResolver"
-import { McpServer } from "../../src/mcp/McpServer"
-import { Outbound } from "../../src/mcp/Outbound"
-import { BOOTSTRAP_RETRY_MS, Rdap } from "../../src/mcp/Rdap"
-import { inputSchemaOf, type ToolDefinition } from "../../src/mcp/tool"
-import { Tools } from "../../src/mcp/Tools"
-import { HttpProbe } from "../../src/probe/HttpProbe"
+import { AppConfig } from "../../src/platform/Config"
+import { DnsResolver } from "../../src/adapters/dns/DnsResolver"
+import { McpServer } from "../../src/surfaces/mcp/McpServer"
+import { Outbound } from "../../src/adapters/probe/Outbound"
+import { BOOTSTRAP_RETRY_MS, Rdap } from "../../src/adapters/rdap/Rdap"
+import { inputSchemaOf, type ToolDefinition } from "../../src/surfaces/mcp/tool"
+import { Tools } from "../../src/surfaces/mcp/Tools"
+import { HttpProbe } from "../../src/adapters/probe/HttpProbe"
 
 const runTest = <A, E>(self: Effect.Effect<A, E>) =>
   Effect.runPromise(self.pipe(Effect.provide(TestContext.TestContext), Effect.provide(Logger.remove(Logger.defaultLogger))))

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test"
-import { evaluate, firstRunAt, minIntervalS, planClaim, transition, uptimeReport } from "../../src/monitors/analyze"
+import { evaluate, firstRunAt, minIntervalS, planClaim, transition, uptimeReport } from "../../src/product/monitors/analyze"
 
 const NOW = Date.UTC(2026, 4, 20, 9, 0, 0)
 

@@ -7,12 +7,12 @@
 import { describe, expect, test } from "bun:test"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, TestClock } from "effect"
-import { Keys } from "../../src/auth/Keys"
-import { DnsResolver } from "../../src/dns/DnsResolver"
-import { failedRun, type Verdict } from "../../src/monitors/analyze"
-import { Monitors } from "../../src/monitors/Monitors"
-import { recordRun } from "../../src/monitors/record"
-import { claimDue, pruneResults } from "../../src/monitors/Scheduler"
+import { Keys } from "../../src/product/accounts/Keys"
+import { DnsResolver } from "../../src/adapters/dns/DnsResolver"
+import { failedRun, type Verdict } from "../../src/product/monitors/analyze"
+import { Monitors } from "../../src/product/monitors/Monitors"
+import { recordRun } from "../../src/product/monitors/record"
+import { claimDue, pruneResults } from "../../src/product/monitors/Scheduler"
 import { runTest, storeLayer } from "../analytics/support"
 
 const NOW = Date.UTC(2026, 4, 20, 9, 0, 0)

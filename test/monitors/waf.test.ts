@@ -5,7 +5,7 @@
  */
 import { expect, test } from "bun:test"
 import { Effect } from "effect"
-import { Monitors } from "../../src/monitors/Monitors"
+import { Monitors } from "../../src/product/monitors/Monitors"
 import { until } from "../support/process"
 import { startService } from "../support/service"
 import { REPLICAS } from "../waf/replicas"

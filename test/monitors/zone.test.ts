@@ -5,7 +5,7 @@
  */
 import { expect, test } from "bun:test"
 import { Option } from "effect"
-import { parseResolverList } from "../../src/Config"
+import { parseResolverList } from "../../src/platform/Config"
 import { type Lab, startLab } from "../dns/lab"
 import { until } from "../support/process"
 import { startService } from "../support/service"

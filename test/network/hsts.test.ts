@@ -1,8 +1,8 @@
 /** The one HSTS judgement (RFC 6797), and http-check and security_headers agreeing on it. */
 import { describe, expect, test } from "bun:test"
-import { judgeHsts } from "../../src/mcp/headers"
-import { pickHeaders, securitySummary } from "../../src/network/analyze"
-import { judgeHstsHeader } from "../../src/network/hsts"
+import { judgeHsts } from "../../src/analyses/headers/headers"
+import { pickHeaders, securitySummary } from "../../src/analyses/network/analyze"
+import { judgeHstsHeader } from "../../src/analyses/network/hsts"
 
 describe("judgeHstsHeader", () => {
   const cases: Array<[string | null, boolean, string, number | null, boolean]> = [

@@ -1,6 +1,6 @@
 /** The access log's line buffer: one write per interval or per full buffer, in order, none lost. */
 import { describe, expect, test } from "bun:test"
-import { makeLineBuffer } from "../../src/observability/accessLog"
+import { makeLineBuffer } from "../../src/platform/observability/accessLog"
 
 describe("line buffer", () => {
   test("lines wait for the interval, then go out together and in order", async () => {

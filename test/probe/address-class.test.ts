@@ -3,7 +3,7 @@
  * spelling: compressed, expanded, dotted-quad tail, bracketed, with a zone id, upper case.
  */
 import { describe, expect, test } from "bun:test"
-import { classifyAddress } from "../../src/probe/guard"
+import { classifyAddress } from "../../src/adapters/probe/guard"
 
 type C = "public" | "private" | "metadata"
 

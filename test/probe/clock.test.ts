@@ -5,12 +5,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Duration, Effect, Either, Fiber, Layer, Logger, TestClock, TestContext } from "effect"
 import * as net from "node:net"
-import { AppConfig } from "../../src/Config"
-import { DnsResolver } from "../../src/dns/DnsResolver"
-import { CertInspector } from "../../src/mcp/CertInspector"
-import { CtHistory } from "../../src/mcp/CtHistory"
-import { Outbound } from "../../src/mcp/Outbound"
-import { HttpProbe } from "../../src/probe/HttpProbe"
+import { AppConfig } from "../../src/platform/Config"
+import { DnsResolver } from "../../src/adapters/dns/DnsResolver"
+import { CertInspector } from "../../src/adapters/x509/CertInspector"
+import { CtHistory } from "../../src/adapters/ct/CtHistory"
+import { Outbound } from "../../src/adapters/probe/Outbound"
+import { HttpProbe } from "../../src/adapters/probe/HttpProbe"
 
 let silent: net.Server
 let port: number

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import * as net from "node:net"
-import { classifyAddress, parseTarget } from "../../src/probe/guard"
+import { classifyAddress, parseTarget } from "../../src/adapters/probe/guard"
 import { startDnsServer, type TestDnsServer } from "../support/dnsServer"
 import { startService, type TestService } from "../support/service"
 

@@ -4,8 +4,8 @@
  * built on it (src/store/readCache.ts) keeps that bound and its version and age rules.
  */
 import { describe, expect, test } from "bun:test"
-import { setNewest } from "../../src/domain/memo"
-import { makeReadCache } from "../../src/store/readCache"
+import { setNewest } from "../../src/kernel/memo"
+import { makeReadCache } from "../../src/platform/store/readCache"
 
 describe("setNewest", () => {
   test("keeps at most capacity entries, oldest out first, and hands back what went", () => {

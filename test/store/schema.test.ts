@@ -5,12 +5,12 @@
  */
 import { describe, expect, test } from "bun:test"
 import { Effect, Option } from "effect"
-import { Alerts } from "../../src/alerts/Alerts"
-import { Analytics } from "../../src/analytics/Analytics"
-import { pruneOnce } from "../../src/analytics/Pruning"
-import { DAY } from "../../src/analytics/rollup"
-import { Keys } from "../../src/auth/Keys"
-import { RequestLog, type RequestRecord } from "../../src/metering/RequestLog"
+import { Alerts } from "../../src/product/alerts/Alerts"
+import { Analytics } from "../../src/product/analytics/Analytics"
+import { pruneOnce } from "../../src/product/analytics/Pruning"
+import { DAY } from "../../src/product/metering/rollup"
+import { Keys } from "../../src/product/accounts/Keys"
+import { RequestLog, type RequestRecord } from "../../src/product/metering/RequestLog"
 import { instance, storeKinds } from "./support"
 
 const kinds = storeKinds()

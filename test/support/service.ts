@@ -5,11 +5,11 @@
 import { HttpServer } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
-import { Keys } from "../../src/auth/Keys"
-import { AppConfig, type AppConfigShape } from "../../src/Config"
-import type { Plan } from "../../src/domain/plans"
-import { AppLive, serverLayer, ServicesLive } from "../../src/Http"
-import { RequestLog } from "../../src/metering/RequestLog"
+import { Keys } from "../../src/product/accounts/Keys"
+import { AppConfig, type AppConfigShape } from "../../src/platform/Config"
+import type { Plan } from "../../src/kernel/plans"
+import { AppLive, serverLayer, ServicesLive } from "../../src/surfaces/server/Http"
+import { RequestLog } from "../../src/product/metering/RequestLog"
 
 export interface TestService {
   readonly baseUrl: string

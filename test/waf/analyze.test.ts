@@ -3,7 +3,7 @@
  * provider's own header/cookie evidence, pages that quote several vendors.
  */
 import { describe, expect, test } from "bun:test"
-import { detectProviders, enforcementOf, type ObservedResponse, topologyOf } from "../../src/waf/analyze"
+import { detectProviders, enforcementOf, type ObservedResponse, topologyOf } from "../../src/analyses/waf/analyze"
 
 const obs = (status: number, headers: Record<string, string>, body = "<html><body>ok</body></html>", setCookies: Array<string> = []): ObservedResponse => ({ status, headers, setCookies, body })
 const f5Page = "<html><head><title>Request Rejected</title></head><body>The requested URL was rejected. Please consult with your administrator.<br><br>Your support ID is: 1234567890</body></html>"

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { startDnsServer, type TestDnsServer } from "../support/dnsServer"
 import { startService, type TestService } from "../support/service"
 import { makePki } from "../support/tls"
-import { PROVIDERS } from "../../src/waf/signatures"
+import { PROVIDERS } from "../../src/analyses/waf/signatures"
 import { startReplicaServer } from "./replicaServer"
 import { LAYERED, REPLICAS } from "./replicas"
 

@@ -1,0 +1,214 @@
+/**
+ * Outbound HTTP(S) for every operation that contacts a user-named host: guard on every hop,
+ * connection to the vetted address, per-hop timing, redirect chain, TLS outcome, body cap,
+ * one deadline for the whole exchange.
+ */
+import { Context, Duration, Effect, Layer, Option } from "effect"
+import { readFileSync } from "node:fs"
+import { AppConfig } from "../../platform/Config"
+import { InvalidRequest, TargetForbidden } from "../../kernel/errors"
+import { DnsResolver } from "../dns/DnsResolver"
+import { parseTarget, TargetUnresolvable, vetTarget, type ParsedTarget } from "./guard"
+import { exchange, WireError, type TlsOutcome, type WireProgress, type WireResponse } from "./wire"
+import { countOutbound } from "../../platform/observability/metrics"
+
+export interface ProbeRequest {
+  readonly url: string
+  readonly method?: "GET" | "HEAD"
+  readonly headers?: ReadonlyArray<readonly [string, string]>
+  /** Whole exchange including redirects. */
+  readonly timeoutMs: number
+  readonly maxBodyBytes?: number
+  readonly followRedirects?: boolean
+  readonly maxRedirects?: number
+  readonly decompress?: boolean
+  /** false: measure the body without keeping it. */
+  readonly keepBody?: boolean
+}
+
+export interface RedirectHop {
+  readonly from: string
+  readonly to: string
+  readonly status: number
+  readonly time_ms: number
+}
+
+export type ProbeErrorKind =
+  | "timeout"
+  | "fetch_failed"
+  | "invalid_redirect_location"
+  | "too_many_redirects"
+  | "target_forbidden"
+  | "dns_resolution_failed"
+  | "malformed_response"
+
+export interface ProbeOutcome {
+  readonly requestedUrl: string
+  readonly finalUrl: string
+  readonly redirects: ReadonlyArray<RedirectHop>
+  /** The last response received (a redirect response when following stopped at one). */
+  readonly response: WireResponse | null
+  /** TLS outcome of the last connection made over https. */
+  readonly tls: TlsOutcome | null
+  readonly error: { readonly kind: ProbeErrorKind; readonly message: string } | null
+  /**
+   * When the exchange of the last hop failed (a timeout, a connection reset, a TLS failure): how
+   * far it got, in that hop's time (connection, TLS handshake; null where it did not get).
+   */
+  readonly failedExchange: WireProgress | null
+  readonly totalMs: number
+  readonly dnsMs: number
+}
+
+const redirectStatuses = new Set([301, 302, 303, 307, 308])
+
+export const DEFAULT_MAX_BODY = 10 * 1024 * 1024
+
+export interface HttpProbeShape {
+  /**
+   * Fetches a URL. Fails only when the first target is refused by the guard or is not a valid
+   * URL; everything that goes wrong afterwards is reported in the outcome.
+   */
+  readonly fetch: (req: ProbeRequest) => Effect.Effect<ProbeOutcome, InvalidRequest | TargetForbidden>
+}
+
+export class HttpProbe extends Context.Tag("domain-intel/HttpProbe")<HttpProbe, HttpProbeShape>() {
+  static readonly Live = Layer.effect(
+    this,
+    Effect.gen(function*() {
+      const config = yield* AppConfig
+      const resolver = yield* DnsResolver
+      const cas = readExtraCas(config.extraCaCerts)
+      const extraCa = cas.length > 0 ? cas : undefined
+      const vet = (t: ParsedTarget) =>
+        vetTarget(t).pipe(
+          Effect.provideService(AppConfig, config),
+          Effect.provideService(DnsResolver, resolver)
+        )
+
+      const fetch = (req: ProbeRequest) =>
+        Effect.gen(function*() {
+          const first = parseTarget(req.url)
+          if (first instanceof InvalidRequest || first instanceof TargetForbidden) return yield* first
+          const t0 = performance.now()
+          const deadline = t0 + req.timeoutMs
+          const method = req.method ?? "GET"
+          const follow = req.followRedirects ?? true
+          const maxRedirects = req.maxRedirects ?? 5
+          const redirects: Array<RedirectHop> = []
+          let dnsMs = 0
+          let target: ParsedTarget = first
+          let lastFetched: ParsedTarget = first
+          let response: WireResponse | null = null
+          let tlsOutcome: TlsOutcome | null = null
+          const done = (error: ProbeOutcome["error"], failedExchange: WireProgress | null = null): ProbeOutcome => ({
+            requestedUrl: first.url.href,
+            finalUrl: lastFetched.url.href,
+            redirects,
+            response,
+            tls: tlsOutcome,
+            error,
+            failedExchange,
+            totalMs: performance.now() - t0,
+            dnsMs
+          })
+
+          for (let hop = 0; ; hop++) {
+            const vetted = yield* vet(target).pipe(
+              Effect.map((v) => ({ ok: true as const, v })),
+              Effect.catchAll((e) => {
+                // The first hop's refusal is the caller's error; later hops are reported.
+                if (hop === 0 && e instanceof TargetForbidden) return Effect.fail(e)
+                return Effect.succeed({ ok: false as const, e })
+              })
+            )
+            if (!vetted.ok) {
+              const e = vetted.e
+              if (e instanceof TargetUnresolvable) return done({ kind: "dns_resolution_failed", message: e.message })
+              return done({ kind: "target_forbidden", message: `redirect refused: ${e.message}` })
+            }
+            dnsMs += vetted.v.dnsMs
+            lastFetched = target
+            const hopStart = performance.now()
+            const progress: WireProgress = { connectMs: null, tlsMs: null }
+            const result = yield* Effect.tryPromise({
+              try: (signal) =>
+                exchange({
+                  address: vetted.v.address,
+                  port: target.port,
+                  host: target.host,
+                  https: target.url.protocol === "https:",
+                  method,
+                  path: target.url.pathname + target.url.search,
+                  headers: req.headers,
+                  // A redirect being followed is not read past its headers (its body is never used).
+                  skipBodyOn: follow ? redirectStatuses : undefined,
+                  maxBodyBytes: req.maxBodyBytes ?? DEFAULT_MAX_BODY,
+                  decompress: req.decompress ?? false,
+                  keepBody: req.keepBody ?? true,
+                  ca: extraCa,
+                  progress
+                }, signal),
+              catch: (e) => (e instanceof WireError ? e : new WireError("fetch_failed", String(e)))
+            }).pipe(
+              Effect.timeoutFail({
+                duration: Duration.millis(Math.max(0, deadline - performance.now())),
+                onTimeout: () => new WireError("timeout", "timeout")
+              }),
+              Effect.either
+            )
+            if (result._tag === "Left") {
+              const e = result.left
+              return done({ kind: e.kind, message: e.message }, { ...progress })
+            }
+            response = result.right
+            if (response.tls) tlsOutcome = response.tls
+            const hopMs = performance.now() - hopStart
+            if (!follow || !redirectStatuses.has(response.status)) return done(null)
+            const location = response.headers["location"]
+            let next: URL
+            try {
+              if (location === undefined || location.trim() === "") throw new Error("missing")
+              next = new URL(location.trim(), target.url)
+            } catch {
+              return done({
+                kind: "invalid_redirect_location",
+                message: `Location header ${JSON.stringify(location ?? null)} is not a URL`
+              })
+            }
+            redirects.push({ from: target.url.href, to: next.href, status: response.status, time_ms: round(hopMs) })
+            if (redirects.length > maxRedirects) {
+              return done({ kind: "too_many_redirects", message: `more than ${maxRedirects} redirects` })
+            }
+            const parsed = parseTarget(next.href)
+            if (parsed instanceof InvalidRequest || parsed instanceof TargetForbidden) {
+              return done(
+                parsed instanceof TargetForbidden
+                  ? { kind: "target_forbidden", message: `redirect refused: ${parsed.message}` }
+                  : { kind: "invalid_redirect_location", message: parsed.message }
+              )
+            }
+            target = parsed
+          }
+        })
+
+      // domain_intel_outbound_requests_total: an answer is `ok`, a failure in the body by its kind.
+      const counted = (req: ProbeRequest) =>
+        fetch(req).pipe(countOutbound("http", (o: ProbeOutcome) => (o.error === null ? "ok" : /timeout/.test(o.error.kind) ? "timeout" : /forbidden/.test(o.error.kind) ? "refused" : "error")))
+      return { fetch: counted }
+    })
+  )
+}
+
+export const round = (ms: number) => Math.round(ms * 100) / 100
+
+/** PEM certificates of the extra CA file (NODE_EXTRA_CA_CERTS), one per entry; none when unreadable. */
+export const readExtraCas = (path: Option.Option<string>): ReadonlyArray<string> => {
+  if (Option.isNone(path)) return []
+  try {
+    const pem = readFileSync(path.value, "utf8")
+    return pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []
+  } catch {
+    return []
+  }
+}

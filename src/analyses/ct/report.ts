@@ -1,0 +1,178 @@
+import { HttpServerResponse } from "@effect/platform"
+import { Clock, Context, Effect, type Fiber, Schema } from "effect"
+import { AppConfig } from "../../platform/Config"
+import { normalizeDomain } from "../../kernel/domainParam"
+import { InvalidRequest, type UpstreamUnavailable } from "../../kernel/errors"
+import { nowIn } from "../../kernel/fiberClock"
+import { setCacheOutcome, setCacheOutcomeIn } from "../../platform/http/RequestFacts"
+import { page } from "./analyze"
+import { CtLogsReport } from "../../surfaces/api/ct"
+import { CtAggregator, type CtLookup, type SctVerdict } from "../../adapters/ct/CtAggregator"
+import { setNewest } from "../../kernel/memo"
+
+/**
+ * The CT Logs report, shared by the REST operation (./http.ts) and the MCP `ct_logs` tool
+ * (src/mcp/analysisTools.ts), so both answer with the very same report.
+ */
+export interface CtLogsInput {
+  readonly domain: string
+  readonly offset?: number | undefined
+  readonly limit?: number | undefined
+  readonly since?: string | undefined
+}
+
+/** ISO 8601 date or date-time; a zone-less time is read as UTC. */
+export const parseSince = (s: string): string | InvalidRequest => {
+  const v = s.trim()
+  if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.test(v)) {
+    return new InvalidRequest({ message: `since must be an ISO 8601 timestamp, got "${s}"` })
+  }
+  const withZone = /T|\s/.test(v) && !/(Z|[+-]\d{2}:?\d{2})$/i.test(v) ? `${v.replace(" ", "T")}Z` : v
+  const t = Date.parse(withZone)
+  if (Number.isNaN(t)) return new InvalidRequest({ message: `since is not a valid date: "${s}"` })
+  return new Date(t).toISOString()
+}
+
+/** The aggregator's host for the report's `source`, parsed once per configured URL. */
+let hostOf: { readonly url: string; readonly host: string } | undefined
+const aggregatorHost = (url: string): string => {
+  if (hostOf?.url !== url) {
+    let host: string
+    try {
+      host = new URL(url).host
+    } catch {
+      host = url
+    }
+    hostOf = { url, host }
+  }
+  return hostOf.host
+}
+
+/** The validated inputs of a report, or the 400 they earn. */
+const inputsOf = (urlParams: CtLogsInput): { readonly domain: string; readonly since: string | null } | InvalidRequest => {
+  const domain = normalizeDomain(urlParams.domain)
+  if (domain instanceof InvalidRequest) return domain
+  const since = urlParams.since === undefined ? null : parseSince(urlParams.since)
+  if (since instanceof InvalidRequest) return since
+  return { domain, since }
+}
+
+/** Everything a report is built from, once the request is validated and the lookup done. */
+const assemble = (
+  urlParams: CtLogsInput,
+  { domain, since }: { readonly domain: string; readonly since: string | null },
+  result: CtLookup,
+  sct: SctVerdict,
+  now: number,
+  aggregatorUrl: string
+) => ({
+  domain,
+  since,
+  offset: urlParams.offset ?? 0,
+  limit: urlParams.limit ?? 20,
+  result,
+  sct,
+  age: Math.max(0, Math.round((now - result.fetchedAt) / 1000)),
+  host: aggregatorHost(aggregatorUrl)
+})
+
+const prepare = (urlParams: CtLogsInput) =>
+  Effect.gen(function*() {
+    const inputs = inputsOf(urlParams)
+    if (inputs instanceof InvalidRequest) return yield* inputs
+    const ct = yield* CtAggregator
+    const config = yield* AppConfig
+    const result = yield* ct.lookup(inputs.domain)
+    yield* setCacheOutcome(result.outcome)
+    const sct = yield* ct.embeddedSct(inputs.domain, result.entries)
+    const now = yield* Clock.currentTimeMillis
+    return assemble(urlParams, inputs, result, sct, now, config.ctAggregatorUrl)
+  })
+
+/**
+ * `prepare` for the common case in one synchronous step: valid inputs, a fresh result this
+ * instance holds and its SCT verdict known (`CtAggregator.held`); undefined otherwise.
+ */
+const prepareHeld = (fiber: Fiber.RuntimeFiber<unknown, unknown>, urlParams: CtLogsInput): Prepared | undefined => {
+  const inputs = inputsOf(urlParams)
+  if (inputs instanceof InvalidRequest) return undefined
+  const context = fiber.currentContext as Context.Context<CtAggregator | AppConfig>
+  const now = nowIn(fiber)
+  const held = Context.get(context, CtAggregator).held(inputs.domain, now)
+  if (held === undefined) return undefined
+  setCacheOutcomeIn(context, held.lookup.outcome)
+  return assemble(urlParams, inputs, held.lookup, held.sct, now, Context.get(context, AppConfig).ctAggregatorUrl)
+}
+
+type Prepared = ReturnType<typeof assemble>
+
+const build = ({ age, domain, host, limit, offset, result, sct, since }: Prepared) => {
+  const p = page(result.entries, { offset, limit, since })
+  const notes: Array<string> = []
+  notes.push(`${p.total} deduplicated certificate${p.total === 1 ? "" : "s"}${since ? ` logged since ${since}` : ""}` +
+    (result.duplicates > 0 ? `; ${result.duplicates} precertificate/certificate duplicate${result.duplicates === 1 ? "" : "s"} merged` : ""))
+  if (result.dropped > 0) notes.push(`${result.dropped} malformed aggregator rows ignored`)
+  if (result.outcome === "hit") notes.push(`served from cache (fetched ${age} s ago)`)
+  if (result.outcome === "stale") notes.push(`STALE: the aggregator failed (${result.upstreamError}); serving the cached result fetched ${age} s ago`)
+  if (sct.note && !sct.result) notes.push(`embedded_sct unavailable: ${sct.note}`)
+  return {
+    domain,
+    certificates: p.certificates,
+    scts: p.certificates,
+    hasSCTs: p.total > 0,
+    count: p.certificates.length,
+    total: p.total,
+    truncated: p.truncated,
+    source: `certificate transparency aggregator ${host} (crt.sh JSON)`,
+    note: notes.join("; "),
+    cache: { outcome: result.outcome, fetched_at: new Date(result.fetchedAt).toISOString(), age_seconds: age },
+    pagination: p.pagination,
+    since,
+    embedded_sct: sct.result
+  }
+}
+
+/** The report as a value (MCP's `ct_logs` tool, whose structured content is this report). */
+export const ctLogsReport = (urlParams: CtLogsInput) => Effect.map(prepare(urlParams), build)
+
+/**
+ * The report as the REST operation's answer. Cache hits answer the same page many times: its
+ * body, encoded through the endpoint's success schema as HttpApi would encode it, is kept per
+ * page and reused while it would be built from the very same cached result, SCT verdict, age in
+ * seconds and aggregator. Bounded: the oldest goes first.
+ */
+export const ctLogsResponse = (urlParams: CtLogsInput) =>
+  Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse | ReturnType<typeof build>, InvalidRequest | UpstreamUnavailable, CtAggregator | AppConfig>((fiber) => {
+    const held = prepareHeld(fiber, urlParams)
+    return held !== undefined ? Effect.succeed(respond(held)) : Effect.map(prepare(urlParams), respond)
+  })
+
+const respond = (prepared: Prepared): HttpServerResponse.HttpServerResponse | ReturnType<typeof build> => {
+  if (prepared.result.outcome !== "hit") return build(prepared)
+  const key = `${prepared.domain}|${prepared.offset}|${prepared.limit}|${prepared.since}`
+  const kept = bodies.get(key)
+  if (
+    kept !== undefined && kept.entries === prepared.result.entries && kept.fetchedAt === prepared.result.fetchedAt &&
+    kept.sct === prepared.sct && kept.age === prepared.age && kept.host === prepared.host
+  ) {
+    return jsonResponse(kept.json)
+  }
+  // Kept as bytes: the same page is sent many times, and encoding it to UTF-8 is per send.
+  const json = utf8.encode(JSON.stringify(encodeReport(build(prepared))))
+  setNewest(bodies, key, { entries: prepared.result.entries, fetchedAt: prepared.result.fetchedAt, sct: prepared.sct, age: prepared.age, host: prepared.host, json }, MAX_BODIES)
+  return jsonResponse(json)
+}
+
+const encodeReport = Schema.encodeSync(CtLogsReport)
+const MAX_BODIES = 1_000
+interface Body {
+  readonly entries: unknown
+  readonly fetchedAt: number
+  readonly sct: unknown
+  readonly age: number
+  readonly host: string
+  readonly json: Uint8Array
+}
+const bodies = new Map<string, Body>()
+const utf8 = new TextEncoder()
+const jsonResponse = (json: Uint8Array) => HttpServerResponse.uint8Array(json, { status: 200, contentType: "application/json" })

@@ -1,0 +1,242 @@
+/**
+ * WAF Detection: one benign request for passive detection; with active_probe=true and proven
+ * ownership, five canary requests (never cached) to a random path that does not exist.
+ */
+import { Context, Effect, Layer } from "effect"
+import { isIP } from "node:net"
+import { getDomain } from "tldts"
+import { Keys } from "../../product/accounts/Keys"
+import { DnsResolver } from "../../adapters/dns/DnsResolver"
+import type { InvalidRequest, TargetForbidden } from "../../kernel/errors"
+import { decodeHtml } from "../freshness/decode"
+import { setCacheOutcome } from "../../platform/http/RequestFacts"
+import { fetchPage, pageTarget } from "../page/target"
+import { HttpProbe, round, type ProbeOutcome } from "../../adapters/probe/HttpProbe"
+import {
+  blockCategoryOf,
+  CANARIES,
+  type CanaryResult,
+  detectProviders,
+  enforcementOf,
+  judgeCanary,
+  type ObservedResponse,
+  probeSummary,
+  type ProviderMatch,
+  topologyOf,
+  wafRecommendations
+} from "./analyze"
+import type { BlockCategory } from "./signatures"
+
+export const PASSIVE_TIMEOUT_MS = 10_000
+export const CANARY_TIMEOUT_MS = 5_000
+const MAX_BODY = 512 * 1024
+const CANARY_BODY = 64 * 1024
+export const VERIFY_LABEL = "_domain-intel-verify"
+
+const benignHeaders: ReadonlyArray<readonly [string, string]> = [
+  ["User-Agent", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36 domain-intel"],
+  ["Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"],
+  ["Accept-Language", "en-US,en;q=0.8"]
+]
+
+/** A providers entry as reported: the match without its internal enforcement facts. */
+export type ProviderOut = Pick<
+  ProviderMatch,
+  "name" | "vendor" | "confidence" | "confidence_level" | "evidence" | "last_verified_at" | "source_url"
+>
+
+export type ActiveProbe =
+  | {
+    readonly probed: false
+    readonly ownership_verified: false
+    readonly method: null
+    readonly refusal_reason: string
+  }
+  | {
+    readonly probed: true
+    readonly ownership_verified: true
+    readonly method: "dns_txt" | "audit_token"
+    readonly verified_name: string
+    readonly target: string
+    readonly canaries: ReadonlyArray<CanaryResult>
+    readonly summary: { readonly canaries_sent: number; readonly blocked: number; readonly passed: number; readonly enforcement: "verified" | "partial" | "none" }
+  }
+
+export interface WafReport {
+  readonly domain: string
+  readonly url: string
+  readonly final_url: string
+  readonly detected: boolean
+  readonly provider_present: boolean
+  readonly enforcement_signal: "low" | "medium" | "high" | "verified"
+  readonly block_category: BlockCategory
+  readonly status_code: number | null
+  readonly primaryProvider: string | null
+  readonly providers: ReadonlyArray<ProviderOut>
+  readonly providerCount: number
+  readonly topology: "single" | "layered" | null
+  readonly topology_chain: ReadonlyArray<string>
+  readonly active_probe: ActiveProbe | null
+  readonly recommendations: ReadonlyArray<string>
+  readonly error: string | null
+  readonly response_time_ms: number
+}
+
+export const observed = (o: ProbeOutcome): ObservedResponse | null => {
+  const r = o.response
+  if (r === null) return null
+  return { status: r.status, headers: r.headers, setCookies: r.setCookies, body: decodeHtml(r.body, r.headers["content-type"]) }
+}
+
+const publicMatch = (p: ProviderMatch): ProviderOut => ({
+  name: p.name,
+  vendor: p.vendor,
+  confidence: p.confidence,
+  confidence_level: p.confidence_level,
+  evidence: p.evidence,
+  last_verified_at: p.last_verified_at,
+  source_url: p.source_url
+})
+
+const randomHex = (bytes: number) => {
+  const b = new Uint8Array(bytes)
+  crypto.getRandomValues(b)
+  return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("")
+}
+
+const txtStrings = (data: unknown): Array<string> => {
+  const parts = Array.isArray(data) ? data : [data]
+  return [parts.map((x) => (Buffer.isBuffer(x) ? x.toString("utf8") : String(x))).join("")]
+}
+
+export class WafDetection extends Context.Tag("domain-intel/WafDetection")<WafDetection, {
+  readonly detect: (input: { readonly domain: string; readonly activeProbe: boolean; readonly auditToken: string | undefined }) =>
+    Effect.Effect<WafReport, InvalidRequest | TargetForbidden>
+}>() {
+  static readonly Live = Layer.effect(
+    this,
+    Effect.gen(function*() {
+      const probe = yield* HttpProbe
+      const resolver = yield* DnsResolver
+      const keys = yield* Keys
+
+      /** Ownership: an audit token for this domain, else the TXT record on the host or its registrable domain. */
+      const verifyOwnership = Effect.fn("WafDetection.verifyOwnership")(function*(host: string, auditToken: string | undefined) {
+        if (auditToken !== undefined) {
+          const ok = yield* keys.verifyAuditToken(auditToken, host).pipe(Effect.orElseSucceed(() => false))
+          if (ok) return { ok: true as const, method: "audit_token" as const, name: host }
+        }
+        if (isIP(host) !== 0) {
+          return { ok: false as const, reason: `${host} is an IP address: ownership can only be proven with an audit token issued for it` }
+        }
+        const names = [host]
+        const registrable = getDomain(host, { allowPrivateDomains: true })
+        if (registrable && registrable !== host) names.push(registrable)
+        for (const name of names) {
+          const qname = `${VERIFY_LABEL}.${name}`
+          const ans = yield* resolver.query({ name: qname, type: "TXT", tcp: true }).pipe(Effect.option)
+          if (ans._tag === "None") continue
+          const found = ans.value.answers.some((a) => a.type === "TXT" && txtStrings(a.data).some((s) => /^verify=\S+/.test(s.trim())))
+          if (found) return { ok: true as const, method: "dns_txt" as const, name: qname }
+        }
+        return {
+          ok: false as const,
+          reason: auditToken !== undefined
+            ? `the audit token presented was not issued for ${host}, and no TXT record ${VERIFY_LABEL}.${host} with value verify=<token> was found`
+            : `ownership of ${host} is not proven: publish a TXT record ${VERIFY_LABEL}.${host} with value verify=<token>, or call with an audit token for ${host} as the Bearer credential`
+        }
+      })
+
+      const runCanaries = Effect.fn("WafDetection.canaries")(function*(origin: string, baselineStatus: number | null) {
+        const path = `/__domain-intel-canary-${randomHex(8)}`
+        return yield* Effect.forEach(CANARIES, (spec) =>
+          probe.fetch({
+            url: origin + path + spec.query,
+            method: "GET",
+            headers: [...benignHeaders.filter(([k]) => !spec.headers.some(([h]) => h.toLowerCase() === k.toLowerCase())), ...spec.headers],
+            timeoutMs: CANARY_TIMEOUT_MS,
+            followRedirects: false,
+            maxBodyBytes: CANARY_BODY,
+            decompress: true
+          }).pipe(
+            Effect.map((o) => judgeCanary(spec, { response: observed(o), error: o.error, elapsedMs: o.totalMs }, baselineStatus)),
+            Effect.catchAll((e) => Effect.succeed(judgeCanary(spec, { response: null, error: { kind: "refused", message: e.message }, elapsedMs: 0 }, baselineStatus)))
+          ), { concurrency: 5 })
+      })
+
+      const detect = Effect.fn("WafDetection.detect")(function*(input: { readonly domain: string; readonly activeProbe: boolean; readonly auditToken: string | undefined }) {
+        const target = pageTarget(input.domain)
+        if (target instanceof Error) return yield* target
+        const outcome = yield* fetchPage(target, {
+          method: "GET",
+          headers: benignHeaders,
+          timeoutMs: PASSIVE_TIMEOUT_MS,
+          maxBodyBytes: MAX_BODY,
+          followRedirects: true,
+          maxRedirects: 5,
+          decompress: true
+        }).pipe(Effect.provideService(HttpProbe, probe))
+        const obs = observed(outcome)
+        const matches = obs ? detectProviders(obs) : []
+
+        let activeProbe: ActiveProbe | null = null
+        if (input.activeProbe) {
+          yield* setCacheOutcome("bypass")
+          const own = yield* verifyOwnership(target.host, input.auditToken)
+          if (!own.ok) {
+            activeProbe = { probed: false, ownership_verified: false, method: null, refusal_reason: own.reason }
+          } else {
+            // Canaries go only to the verified name itself (DECISIONS.md, Accounts): to the final
+            // origin when a redirect stayed on that very host (http → https), never to a sibling
+            // or parent host, nor to someone else's.
+            const final = new URL(outcome.finalUrl)
+            const finalHost = final.hostname.replace(/^\[|\]$/g, "").toLowerCase()
+            const origin = finalHost === target.host ? final.origin : new URL(outcome.requestedUrl).origin
+            const results = yield* runCanaries(origin, obs?.status ?? null)
+            activeProbe = {
+              probed: true,
+              ownership_verified: true,
+              method: own.method,
+              verified_name: own.name,
+              target: origin,
+              canaries: results,
+              summary: probeSummary(results)
+            }
+          }
+        }
+        const blockedCanaries = activeProbe?.probed ? activeProbe.summary.blocked : null
+        const emptyObs: ObservedResponse = { status: 0, headers: {}, setCookies: [], body: "" }
+        const enforcement = enforcementOf(obs ?? emptyObs, matches, blockedCanaries)
+        const topo = topologyOf(matches, obs?.headers["via"])
+        const providers = matches.map(publicMatch)
+        return {
+          domain: target.host,
+          url: outcome.requestedUrl,
+          final_url: outcome.finalUrl,
+          detected: matches.length > 0,
+          provider_present: matches.length > 0,
+          enforcement_signal: enforcement,
+          block_category: blockCategoryOf(obs?.status ?? null, matches),
+          status_code: obs?.status ?? null,
+          // Layered: the outermost layer (the one clients talk to) is the primary provider.
+          primaryProvider: topo.topology === "layered" ? topo.topology_chain[0] : matches[0]?.name ?? null,
+          providers,
+          providerCount: providers.length,
+          topology: topo.topology,
+          topology_chain: topo.topology_chain,
+          active_probe: activeProbe,
+          recommendations: wafRecommendations({
+            providers: matches,
+            enforcement,
+            topology: topo.topology,
+            headers: obs?.headers ?? {},
+            activeProbe: activeProbe === null ? null : activeProbe.probed ? { probed: true, results: activeProbe.canaries } : { probed: false }
+          }),
+          error: outcome.error ? `${outcome.error.kind}: ${outcome.error.message}` : null,
+          response_time_ms: round(outcome.totalMs)
+        } satisfies WafReport
+      })
+      return { detect }
+    })
+  )
+}

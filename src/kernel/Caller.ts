@@ -1,0 +1,21 @@
+/**
+ * Who is calling: provided by the Auth middleware (src/auth/Auth.ts) to every authenticated
+ * handler, and returned by `Bearer.check` to raw routes (MCP). A value, decided once per request.
+ */
+import { Context } from "effect"
+import type { Plan } from "./plans"
+import type { Organization } from "../product/accounts/Keys"
+
+export interface CallerShape {
+  readonly org: Organization
+  readonly plan: Plan
+  /** The public id of the API key (`di_<id>_…`); null when an audit token authenticated. */
+  readonly keyId: string | null
+  /**
+   * An audit token presented in place of an API key (SPEC.md Authentication 2, WAF active probe
+   * only): the token itself, whose domain scope `Keys.verifyAuditToken` checks. Null for keys.
+   */
+  readonly auditToken: string | null
+}
+
+export class Caller extends Context.Tag("domain-intel/Caller")<Caller, CallerShape>() {}

@@ -1,0 +1,271 @@
+/**
+ * Monthly quota per organization (SPEC.md Limits), exact across any number of instances on one
+ * database (docs/postgres.md, "Quotas").
+ *
+ * The count lives in `quota_usage (org_id, month, used)` and only this service writes it: the
+ * check and the count are one conditional upsert (`reserve`), which never lets `used` pass the
+ * plan's limit. To keep the hot path free of I/O, an instance reserves a block of units at once
+ * and hands them out from memory (`held`); blocks shrink as the month's count nears the limit
+ * (down to one unit), so the last units are never parked in an instance that gets no traffic,
+ * and held units are given back when an organization goes idle and at shutdown. A killed
+ * instance loses at most its held blocks (counted, never served): never more than the quota.
+ *
+ * Public interface: `consume(org, units = 1)` (check and count in one step; an MCP request
+ * counts one unit per tools/call), its synchronous-when-possible form `consumeAt`, and
+ * `used(org)`. A request served from held units costs no I/O.
+ */
+import { SqlClient } from "@effect/sql"
+import { Clock, Effect, Runtime } from "effect"
+import type { Organization } from "../accounts/Keys"
+import { monthlyQuota } from "../../kernel/plans"
+import { makeReadCache } from "../../platform/store/readCache"
+import { setNewest } from "../../kernel/memo"
+
+export const monthStart = (ms: number): number => {
+  const d = new Date(ms)
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)
+}
+export const nextMonthStart = (ms: number): number => {
+  const d = new Date(ms)
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)
+}
+
+/** Requests refused before or at the quota gate (401, 429) never count. */
+export const countsAgainstQuota = (status: number) => status !== 401 && status !== 429
+
+/** `resetAt`: Unix seconds of the next period's start (X-RateLimit-Reset). */
+export type QuotaDecision =
+  | { readonly _tag: "Allowed"; readonly limit: number; readonly remaining: number; readonly resetAt: number }
+  | { readonly _tag: "Exceeded"; readonly limit: number; readonly retryAfterSeconds: number; readonly resetAt: number }
+
+/** The most units an instance reserves at once (and so the most a killed instance can strand). */
+export const MAX_BLOCK = 500
+/**
+ * Units to reserve when `remaining` units of the month are left in the store: a sixteenth of
+ * them, at most MAX_BLOCK, at least one. Pure; the rule for every instance.
+ */
+export const blockSize = (remaining: number): number => Math.max(1, Math.min(MAX_BLOCK, Math.floor(remaining / 16)))
+
+/** How long an organization's held units may sit unused before they go back to the store. */
+const IDLE_MS = 1_000
+/**
+ * How long a refusal is remembered: a client hammering a used-up quota costs one statement per
+ * this interval, not one per request. Shorter than IDLE_MS, so units another instance gives back
+ * are seen before anyone could notice.
+ */
+const REFUSAL_MS = 250
+/** A counter holding nothing is dropped from memory after this long unused. */
+const FORGET_MS = 60_000
+
+interface Counter {
+  readonly orgId: string
+  readonly month: number
+  /** Units reserved in the store by this instance and not yet handed out. */
+  held: number
+  /** `used` as the store last reported it (every instance's reservations). */
+  storeUsed: number
+  lastUse: number
+  /** After a refusal: until then, a request needing at least `refusedNeed` is refused without I/O. */
+  refusedUntil: number
+  refusedNeed: number
+  readonly lock: Effect.Semaphore
+}
+
+/** Organizations × months kept in memory; the oldest counter goes first beyond this. */
+const capacity = 100_000
+
+export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
+  scoped: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const runFork = Runtime.runFork(yield* Effect.runtime<never>())
+    const counters = new Map<string, Counter>()
+    // `used` reads of the store's count, served until this instance writes it again (`writes`).
+    const storeReads = makeReadCache<string, number>()
+    let writes = 0
+    const wrote = Effect.sync(() => {
+      writes++
+    })
+    // The month's bounds, recomputed only when `now` leaves them (this runs on every request).
+    let month = 0
+    let next = 0
+    const monthOf = (now: number) => {
+      if (now < month || now >= next) {
+        month = monthStart(now)
+        next = nextMonthStart(now)
+      }
+      return month
+    }
+
+    /**
+     * Check and count in one statement: adds `n` units to the month's count unless that would
+     * pass `limit`. Returns the new count, or undefined when refused.
+     */
+    const reserveInStore = (orgId: string, m: number, n: number, limit: number) =>
+      sql<{ used: number }>`INSERT INTO quota_usage (org_id, month, used) VALUES (${orgId}, ${m}, ${n})
+        ON CONFLICT (org_id, month) DO UPDATE SET used = quota_usage.used + excluded.used
+        WHERE quota_usage.used + excluded.used <= ${limit}
+        RETURNING used`.pipe(Effect.map((rows) => rows[0]?.used), Effect.ensuring(wrote))
+
+    /** Gives `n` unused units back to the month's count. */
+    const returnToStore = (orgId: string, m: number, n: number) =>
+      sql`UPDATE quota_usage SET used = used - ${n} WHERE org_id = ${orgId} AND month = ${m} AND used >= ${n}`.pipe(Effect.ensuring(wrote))
+
+    /** Hands this counter's held units back (idle organization, eviction, shutdown). */
+    const release = (c: Counter) =>
+      Effect.suspend(() => {
+        const n = c.held
+        if (n === 0) return Effect.void
+        c.held = 0
+        c.storeUsed -= n
+        return returnToStore(c.orgId, c.month, n).pipe(
+          Effect.catchAllCause((cause) =>
+            // Still ours: keep them for the next attempt.
+            Effect.zipRight(Effect.sync(() => { c.held += n; c.storeUsed += n }), Effect.logWarning("quota release failed", cause)))
+        )
+      })
+
+    const counterOf = (org: Organization, now: number): Counter => {
+      const m = monthOf(now)
+      const key = `${org.id}|${m}`
+      let c = counters.get(key)
+      if (c === undefined) {
+        c = {
+          orgId: org.id,
+          month: m,
+          held: 0,
+          storeUsed: 0,
+          lastUse: now,
+          refusedUntil: 0,
+          refusedNeed: 0,
+          lock: Effect.unsafeMakeSemaphore(1)
+        }
+        // The counter that goes gives its held units back to the store.
+        const evicted = setNewest(counters, key, c, capacity)
+        if (evicted !== undefined && evicted[1].held > 0) runFork(release(evicted[1]))
+      }
+      c.lastUse = now
+      return c
+    }
+
+    const exceeded = (limit: number, now: number): QuotaDecision => ({
+      _tag: "Exceeded",
+      limit,
+      retryAfterSeconds: Math.max(1, Math.ceil((nextMonthStart(now) - now) / 1000)),
+      resetAt: Math.floor(nextMonthStart(now) / 1000)
+    })
+
+    /** Hands out `units` held units (the caller checked there are enough). */
+    const takeHeld = (c: Counter, limit: number, units: number, now: number): QuotaDecision & { _tag: "Allowed" } => {
+      c.held -= units
+      c.lastUse = now
+      return {
+        _tag: "Allowed" as const,
+        limit,
+        remaining: Math.max(0, limit - (c.storeUsed - c.held)),
+        resetAt: Math.floor((c.month === month ? next : nextMonthStart(c.month)) / 1000)
+      }
+    }
+
+    /** Reserves at least `units` more (a block when there is room for one); false when refused. */
+    const reserve = (c: Counter, limit: number, units: number, now: number) =>
+      Effect.gen(function*() {
+        const need = units - c.held
+        const block = Math.min(limit, Math.max(need, blockSize(limit - c.storeUsed)))
+        let granted = block
+        let used = yield* reserveInStore(c.orgId, c.month, block, limit)
+        if (used === undefined && block > need) {
+          granted = need
+          used = yield* reserveInStore(c.orgId, c.month, need, limit)
+        }
+        if (used === undefined) {
+          // Refused: fewer than `need` units are left to this instance.
+          c.storeUsed = Math.max(c.storeUsed, limit - need + 1)
+          c.refusedUntil = now + REFUSAL_MS
+          c.refusedNeed = need
+          return false
+        }
+        c.storeUsed = used
+        c.held += granted
+        return true
+      })
+
+    /**
+     * `consume` at `now` (the caller's clock): the decision itself when it needs no I/O (units
+     * held, or more asked than the plan allows), else the effect that reserves and decides.
+     */
+    const consumeAt = (org: Organization, units: number, now: number): QuotaDecision | Effect.Effect<QuotaDecision> => {
+      const limit = monthlyQuota[org.plan]
+      const c = counterOf(org, now)
+      if (c.held >= units) return takeHeld(c, limit, units, now)
+      if (units > limit) return exceeded(limit, now)
+      // One reservation at a time per counter: concurrent requests wait for it, then share it.
+      return c.lock.withPermits(1)(Effect.suspend(() => {
+        if (c.held >= units) return Effect.succeed(takeHeld(c, limit, units, now))
+        if (now < c.refusedUntil && units - c.held >= c.refusedNeed) return Effect.succeed(exceeded(limit, now))
+        return reserve(c, limit, units, now).pipe(
+          Effect.map((ok) => (ok ? takeHeld(c, limit, units, now) : exceeded(limit, now)))
+        )
+      })).pipe(Effect.orDie)
+    }
+
+    /** Counts `units` (default 1) against the organization's quota, or refuses them all. */
+    const consume = (org: Organization, units = 1): Effect.Effect<QuotaDecision> =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        const decided = consumeAt(org, units, now)
+        return Effect.isEffect(decided) ? decided : Effect.succeed(decided)
+      })
+
+    /**
+     * Counted so far this month, by every instance (for the usage report and alert metrics): the
+     * store's count less the units this instance holds unserved. The store's count is read at most
+     * once per READ_CACHE_MAX_AGE_MS, and again after this instance wrote it (src/store/readCache.ts).
+     */
+    const figures = (org: Organization, key: string, stored: number) => ({
+      limit: monthlyQuota[org.plan],
+      used: Math.max(0, stored - (counters.get(key)?.held ?? 0))
+    })
+    /** `used` at `now` without an Effect when the store's count is at hand; else undefined. */
+    const usedAt = (org: Organization, now: number): { readonly limit: number; readonly used: number } | undefined => {
+      const key = `${org.id}|${monthOf(now)}`
+      const cached = storeReads.get(key, writes, now)
+      return cached === undefined ? undefined : figures(org, key, cached)
+    }
+    const used = (org: Organization) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        const at = usedAt(org, now)
+        if (at !== undefined) return Effect.succeed(at)
+        const m = monthOf(now)
+        const key = `${org.id}|${m}`
+        const asOf = writes
+        return sql<{ used: number }>`SELECT used FROM quota_usage WHERE org_id = ${org.id} AND month = ${m}`.pipe(
+          Effect.map((rows) => {
+            const stored = rows[0]?.used ?? 0
+            storeReads.set(key, asOf, now, stored)
+            return figures(org, key, stored)
+          })
+        )
+      }).pipe(Effect.orDie)
+
+    const releaseIdle = Effect.gen(function*() {
+      const now = yield* Clock.currentTimeMillis
+      for (const [key, c] of counters) {
+        if (c.held > 0 && now - c.lastUse >= IDLE_MS) yield* c.lock.withPermits(1)(release(c))
+        // Long unused and holding nothing: forget it (a request since would have touched lastUse).
+        else if (c.held === 0 && now - c.lastUse >= FORGET_MS) counters.delete(key)
+      }
+    })
+    // On a wall-clock timer rather than an Effect schedule: housekeeping, not logic, and a
+    // TestClock moved by days would otherwise replay every tick.
+    const idleTimer = setInterval(() => runFork(releaseIdle.pipe(
+      Effect.catchAllCause((cause) => Effect.logWarning("quota release failed", cause))
+    )), IDLE_MS / 2)
+    idleTimer.unref?.()
+    yield* Effect.addFinalizer(() => Effect.sync(() => clearInterval(idleTimer)))
+    // Clean shutdown: every held unit goes back, so a restart loses none.
+    yield* Effect.addFinalizer(() =>
+      Effect.forEach(counters.values(), (c) => release(c), { discard: true }).pipe(Effect.ignore)
+    )
+
+    return { consume, consumeAt, used, usedAt } as const
+  })
+}) {}

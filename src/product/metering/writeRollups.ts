@@ -1,0 +1,75 @@
+/**
+ * Writes a batch's rollups (src/analytics/rollup.ts aggregates them) inside the transaction
+ * that logs the batch (src/metering/writeBatch.ts), so the log and its rollups never disagree.
+ */
+import type { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { type Aggregated, aggregate, HOUR, MINUTE, orgColumns } from "./rollup"
+import * as Sketch from "./sketch"
+import { forUpdate } from "../../platform/store/Sql"
+import type { RequestRecord } from "./RequestRecord"
+
+const chunks = <A>(xs: ReadonlyArray<A>, n: number): Array<ReadonlyArray<A>> =>
+  Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, (i + 1) * n))
+
+const byKey = <A extends { orgId: string; ts: number; operation?: string }>(a: A, b: A) =>
+  a.orgId < b.orgId ? -1 : a.orgId > b.orgId ? 1 : a.ts !== b.ts ? a.ts - b.ts :
+  (a.operation ?? "") < (b.operation ?? "") ? -1 : (a.operation ?? "") > (b.operation ?? "") ? 1 : 0
+
+/**
+ * Adds the aggregated buckets to one grain's tables. Several instances may write the same
+ * bucket at once (PostgreSQL): counters are added in the statement (`x = table.x + excluded.x`),
+ * and the latency sketch, which SQL cannot merge, is read with its row locked (`FOR UPDATE`;
+ * on SQLite the caller's transaction already holds the write lock), merged and written back.
+ * Rows are touched in key order, so two writers never wait on each other in a cycle.
+ */
+const writeGrain = (sql: SqlClient.SqlClient, grain: "minute" | "hour", agg: Aggregated) =>
+  Effect.gen(function*() {
+    const orgTable = sql(`rollup_${grain}`)
+    const endpointTable = sql(`rollup_${grain}_endpoint`)
+    for (const b of [...agg.org.values()].sort(byKey)) {
+      const inserted = yield* sql`INSERT INTO ${orgTable} ${
+        sql.insert({ org_id: b.orgId, ...orgColumns(b) })
+      } ON CONFLICT (org_id, ts) DO NOTHING RETURNING ts`
+      if (inserted.length > 0) continue
+      const existing = yield* sql<{ sketch: Uint8Array }>`SELECT sketch FROM ${orgTable}
+        WHERE org_id = ${b.orgId} AND ts = ${b.ts} ${forUpdate(sql)}`
+      const sketch = Sketch.mergeInto(Sketch.decode(existing[0].sketch), b.sketch)
+      yield* sql`UPDATE ${orgTable} SET requests = requests + ${b.requests}, errors = errors + ${b.errors},
+        latency_sum = latency_sum + ${b.latencySum}, cache_hits = cache_hits + ${b.cacheHits},
+        cache_misses = cache_misses + ${b.cacheMisses}, sketch = ${Sketch.encode(sketch)}
+        WHERE org_id = ${b.orgId} AND ts = ${b.ts}`
+    }
+    const t = endpointTable
+    for (const rows of chunks([...agg.endpoint.values()].sort(byKey), 200)) {
+      yield* sql`INSERT INTO ${endpointTable} ${
+        sql.insert(rows.map((e) => ({
+          org_id: e.orgId,
+          ts: e.ts,
+          operation: e.operation,
+          category: e.category,
+          path: e.path,
+          requests: e.requests,
+          errors: e.errors,
+          latency_sum: e.latencySum,
+          cache_hits: e.cacheHits,
+          cache_misses: e.cacheMisses,
+          hit_latency_sum: e.hitLatencySum,
+          miss_latency_sum: e.missLatencySum
+        })))
+      } ON CONFLICT (org_id, ts, operation) DO UPDATE SET
+        requests = ${t}.requests + excluded.requests, errors = ${t}.errors + excluded.errors,
+        latency_sum = ${t}.latency_sum + excluded.latency_sum, cache_hits = ${t}.cache_hits + excluded.cache_hits,
+        cache_misses = ${t}.cache_misses + excluded.cache_misses,
+        hit_latency_sum = ${t}.hit_latency_sum + excluded.hit_latency_sum,
+        miss_latency_sum = ${t}.miss_latency_sum + excluded.miss_latency_sum`
+    }
+  })
+
+/** Adds a batch to the minute and hour rollups. Run inside the transaction that logs the batch. */
+export const writeRollups = (sql: SqlClient.SqlClient, batch: ReadonlyArray<RequestRecord>) =>
+  Effect.gen(function*() {
+    if (batch.length === 0) return
+    yield* writeGrain(sql, "minute", aggregate(batch, MINUTE))
+    yield* writeGrain(sql, "hour", aggregate(batch, HOUR))
+  })

@@ -1,0 +1,222 @@
+/**
+ * Monitors in the store, per organization (another organization's ids are not found): CRUD with
+ * the kind's target and conditions checked and the target guard applied, results paged by id,
+ * the uptime report, and `statusFor` (the MCP `monitor_status` tool's data).
+ */
+import { SqlClient } from "@effect/sql"
+import { Clock, Effect, Option, ParseResult, Schema } from "effect"
+import { randomBytes } from "node:crypto"
+import type { Period } from "../analytics/analyze"
+import type { Channel } from "../alerts/analyze"
+import { replaceSecret } from "../alerts/testSend"
+import type { Organization } from "../accounts/Keys"
+import { AppConfig } from "../../platform/Config"
+import { InvalidRequest, NotFound, PlanForbidden } from "../../kernel/errors"
+import { forUpdate } from "../../platform/store/Sql"
+import {
+  type Conditions,
+  defaultConditions,
+  firstRunAt,
+  minIntervalS,
+  monitorLimit,
+  uptimeReport,
+  uptimeWindow
+} from "./analyze"
+import { conditionSchemas } from "../../surfaces/api/monitors"
+import type { MonitorKind } from "../../kernel/monitorKinds"
+import { monitorJson, type MonitorRow, resultJson, type ResultRow } from "./rows"
+import { normalizeTarget, vetMonitorTarget } from "./target"
+
+export interface MonitorInput {
+  readonly name: string
+  readonly kind: MonitorKind
+  readonly target: string
+  readonly interval_seconds: number
+  readonly conditions?: Record<string, unknown>
+  readonly channels?: ReadonlyArray<Channel>
+  readonly enabled?: boolean
+  readonly failures_before_alert?: number
+  readonly cooldown_minutes?: number
+}
+
+export type MonitorPatch = Partial<Omit<MonitorInput, "kind">>
+
+const notFound = (id: string) => new NotFound({ message: `no monitor ${id}` })
+
+/** The kind's conditions, or a 400 naming what is wrong. */
+export const checkConditions = (kind: MonitorKind, raw: Record<string, unknown> | undefined) =>
+  Effect.gen(function*() {
+    if (raw === undefined) return defaultConditions[kind]
+    if (Object.keys(raw).length === 0) {
+      return yield* new InvalidRequest({ message: "conditions names no condition (omit it for the kind's defaults)" })
+    }
+    const schema = conditionSchemas[kind] as unknown as Schema.Schema<Conditions>
+    return yield* Schema.decodeUnknown(schema, { onExcessProperty: "error" })(raw).pipe(
+      Effect.mapError((e) =>
+        new InvalidRequest({ message: `conditions for ${kind}: ${ParseResult.TreeFormatter.formatErrorSync(e)}` })
+      )
+    ) as Effect.Effect<Conditions, InvalidRequest>
+  })
+
+const checkInterval = (kind: MonitorKind, seconds: number) =>
+  Effect.flatMap(AppConfig, (config) => {
+    const min = minIntervalS(kind, config.monitorMinIntervalS)
+    return seconds < min
+      ? Effect.fail(new InvalidRequest({ message: `interval_seconds for ${kind} must be at least ${min}` }))
+      : Effect.void
+  })
+
+const checkTarget = (kind: MonitorKind, raw: string) =>
+  Effect.gen(function*() {
+    const target = normalizeTarget(kind, raw)
+    if (typeof target !== "string") return yield* Effect.fail(target)
+    yield* vetMonitorTarget(kind, target)
+    return target
+  })
+
+export class Monitors extends Effect.Service<Monitors>()("domain-intel/Monitors", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    const find = (orgId: string, id: string) =>
+      Effect.orDie(sql<MonitorRow>`SELECT * FROM monitors WHERE id = ${id} AND org_id = ${orgId}`).pipe(
+        Effect.flatMap((rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(notFound(id))))
+      )
+
+    const create = Effect.fn("Monitors.create")(function*(org: Organization, input: MonitorInput) {
+      const target = yield* checkTarget(input.kind, input.target)
+      yield* checkInterval(input.kind, input.interval_seconds)
+      const conditions = yield* checkConditions(input.kind, input.conditions)
+      const now = yield* Clock.currentTimeMillis
+      const enabled = input.enabled ?? true
+      const row: MonitorRow = {
+        id: `mon_${randomBytes(10).toString("hex")}`,
+        org_id: org.id,
+        name: input.name,
+        kind: input.kind,
+        target,
+        interval_seconds: input.interval_seconds,
+        conditions: JSON.stringify(conditions),
+        channels: JSON.stringify(input.channels ?? []),
+        enabled: enabled ? 1 : 0,
+        failures_before_alert: input.failures_before_alert ?? 1,
+        cooldown_minutes: input.cooldown_minutes ?? 15,
+        created_at: now,
+        updated_at: now,
+        next_run_at: firstRunAt(now, input.interval_seconds * 1000, Math.random()),
+        claimed_until: null,
+        last_run_at: null,
+        last_ok: null,
+        last_summary: null,
+        consecutive_failures: 0,
+        baseline: null,
+        open_alert_id: null,
+        last_alert_at: null
+      }
+      const limit = monitorLimit[org.plan]
+      const secret = yield* Effect.orDie(sql.withTransaction(Effect.gen(function*() {
+        // Creates for one organization take turns (its row locked on PostgreSQL; in SQLite this
+        // process's transactions run one at a time), so each counts the ones committed before it.
+        yield* sql`SELECT id FROM organizations WHERE id = ${org.id} ${forUpdate(sql)}`
+        const n = yield* sql<{ n: number }>`SELECT COUNT(*) AS n FROM monitors WHERE org_id = ${org.id}`
+        if (Number(n[0].n) >= limit) return Option.none<string>()
+        yield* sql`INSERT INTO monitors ${sql.insert(row as any)}`
+        return Option.some(yield* replaceSecret(sql, row.id))
+      })))
+      if (Option.isNone(secret)) {
+        return yield* new PlanForbidden({ message: `the ${org.plan} plan allows ${limit} monitors; delete one or upgrade` })
+      }
+      return { monitor: monitorJson(row), signing_secret: secret.value }
+    })
+
+    const list = Effect.fn("Monitors.list")(function*(orgId: string) {
+      const rows = yield* sql<MonitorRow>`SELECT * FROM monitors WHERE org_id = ${orgId} ORDER BY created_at, id`
+      return rows.map(monitorJson)
+    }, Effect.orDie)
+
+    const get = Effect.fn("Monitors.get")(function*(orgId: string, id: string) {
+      return monitorJson(yield* find(orgId, id))
+    })
+
+    /** Validates every supplied field against the monitor's kind, then one UPDATE. */
+    const update = Effect.fn("Monitors.update")(function*(orgId: string, id: string, patch: MonitorPatch) {
+      const current = yield* find(orgId, id)
+      const kind = current.kind
+      const now = yield* Clock.currentTimeMillis
+      const set: Record<string, unknown> = { updated_at: now }
+      if (patch.target !== undefined) {
+        set.target = yield* checkTarget(kind, patch.target)
+        if (set.target !== current.target) set.baseline = null // a new target starts a new history of "seen"
+      }
+      if (patch.interval_seconds !== undefined) {
+        yield* checkInterval(kind, patch.interval_seconds)
+        set.interval_seconds = patch.interval_seconds
+        set.next_run_at = Math.min(current.next_run_at, firstRunAt(now, patch.interval_seconds * 1000, Math.random()))
+      }
+      if (patch.conditions !== undefined) set.conditions = JSON.stringify(yield* checkConditions(kind, patch.conditions))
+      if (patch.name !== undefined) set.name = patch.name
+      if (patch.channels !== undefined) set.channels = JSON.stringify(patch.channels)
+      if (patch.failures_before_alert !== undefined) set.failures_before_alert = patch.failures_before_alert
+      if (patch.cooldown_minutes !== undefined) set.cooldown_minutes = patch.cooldown_minutes
+      if (patch.enabled !== undefined) {
+        set.enabled = patch.enabled ? 1 : 0
+        if (patch.enabled && current.enabled === 0) {
+          set.next_run_at = firstRunAt(now, (patch.interval_seconds ?? current.interval_seconds) * 1000, Math.random())
+        }
+      }
+      const rows = yield* Effect.orDie(sql<MonitorRow>`UPDATE monitors SET ${sql.update(set)}
+        WHERE id = ${id} AND org_id = ${orgId} RETURNING *`)
+      if (rows.length === 0) return yield* notFound(id)
+      return monitorJson(rows[0])
+    })
+
+    /** Deletes the monitor, its results and its signing secret; its alert history stays. */
+    const remove = Effect.fn("Monitors.remove")(function*(orgId: string, id: string) {
+      const rows = yield* Effect.orDie(sql`DELETE FROM monitors WHERE id = ${id} AND org_id = ${orgId} RETURNING id`)
+      if (rows.length === 0) return yield* notFound(id)
+      yield* Effect.orDie(sql`DELETE FROM monitor_results WHERE monitor_id = ${id}`)
+      yield* Effect.orDie(sql`DELETE FROM webhook_secrets WHERE owner_id = ${id}`)
+    })
+
+    const rotateSecret = Effect.fn("Monitors.rotateSecret")(function*(orgId: string, id: string) {
+      yield* find(orgId, id)
+      return { signing_secret: yield* Effect.orDie(replaceSecret(sql, id)) }
+    })
+
+    /** Newest first; `before` is a result id (results strictly older). */
+    const results = Effect.fn("Monitors.results")(function*(
+      orgId: string,
+      id: string,
+      page: { readonly limit?: number; readonly before?: string }
+    ) {
+      yield* find(orgId, id)
+      const limit = page.limit ?? 50
+      const rows = yield* Effect.orDie(sql<ResultRow>`SELECT id, started_at, duration_ms, ok, summary, report
+        FROM monitor_results WHERE monitor_id = ${id} ${page.before ? sql`AND id < ${page.before}` : sql``}
+        ORDER BY id DESC LIMIT ${limit + 1}`)
+      const shown = rows.slice(0, limit)
+      return { results: shown.map(resultJson), next_before: rows.length > limit ? shown[shown.length - 1].id : null }
+    })
+
+    const uptime = Effect.fn("Monitors.uptime")(function*(orgId: string, id: string, period: Period) {
+      yield* find(orgId, id)
+      const now = yield* Clock.currentTimeMillis
+      const w = uptimeWindow(period, now)
+      const runs = yield* Effect.orDie(sql<{ started_at: number; duration_ms: number; ok: number }>`
+        SELECT started_at, duration_ms, ok FROM monitor_results
+        WHERE monitor_id = ${id} AND started_at >= ${w.from} AND started_at < ${w.to} ORDER BY started_at, id`)
+      return uptimeReport(period, runs.map((r) => ({ ...r, started_at: Number(r.started_at), ok: Number(r.ok) })))
+    })
+
+    /**
+     * The caller's monitors with their state, for the MCP `monitor_status` tool (read-only):
+     * each monitor as the REST API shows it, plus the last run's summary.
+     */
+    const statusFor = Effect.fn("Monitors.statusFor")(function*(orgId: string) {
+      const rows = yield* sql<MonitorRow>`SELECT * FROM monitors WHERE org_id = ${orgId} ORDER BY created_at, id`
+      return { monitors: rows.map((r) => ({ ...monitorJson(r), last_summary: r.last_summary })) }
+    }, Effect.orDie)
+
+    return { create, list, get, update, remove, rotateSecret, results, uptime, statusFor } as const
+  })
+}) {}

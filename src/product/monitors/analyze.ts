@@ -1,0 +1,273 @@
+/**
+ * Monitor rules of the road (pure): the conditions per kind and their verdict on a report, the
+ * trimmed report a result keeps, the baseline a kind carries from run to run, the alert
+ * transition, the schedule arithmetic and the uptime report. No Effect, no I/O.
+ */
+import { type Period, resolveWindow } from "../analytics/analyze"
+import type { MonitorKind } from "../../kernel/monitorKinds"
+
+export type Grade = "A" | "B" | "C" | "D" | "F"
+export type FindingSeverity = "critical" | "high" | "medium" | "low" | "info"
+
+export interface Conditions {
+  readonly status_not_ok?: boolean
+  readonly total_ms_gt?: number
+  readonly error?: boolean
+  readonly days_left_lt?: number
+  readonly invalid?: boolean
+  readonly new_certificate?: boolean
+  readonly issuer_not_in?: ReadonlyArray<string>
+  readonly grade_below?: Grade
+  readonly new_finding_severity_at_least?: FindingSeverity
+  readonly provider_changed?: boolean
+  readonly provider_absent?: boolean
+}
+
+/** The conditions a monitor gets when it names none. */
+export const defaultConditions: Record<MonitorKind, Conditions> = {
+  http_check: { status_not_ok: true, error: true },
+  certificate: { days_left_lt: 14, invalid: true },
+  ct_new_certificate: { new_certificate: true },
+  zone_hygiene: { grade_below: "C" },
+  waf: { provider_changed: true }
+}
+
+/** The kinds whose interval is at least 10 × MONITOR_MIN_INTERVAL_S. */
+export const slowKinds: ReadonlySet<MonitorKind> = new Set(["certificate", "ct_new_certificate", "zone_hygiene"])
+
+export const minIntervalS = (kind: MonitorKind, minS: number) => (slowKinds.has(kind) ? 10 * minS : minS)
+
+/** Monitors per organization (DECISIONS.md, Monitors). */
+export const monitorLimit = { free: 5, developer: 50, pro: 500, enterprise: 5_000 } as const
+
+/** What a kind remembers between runs, to tell "new" from "seen before". */
+export interface Baseline {
+  readonly max_ct_id?: number
+  readonly finding_keys?: ReadonlyArray<string>
+  readonly provider?: string | null
+}
+
+export interface Verdict {
+  readonly ok: boolean
+  readonly summary: string
+  readonly report: unknown
+  readonly baseline: Baseline | null
+}
+
+const gradeRank: Record<Grade, number> = { A: 4, B: 3, C: 2, D: 1, F: 0 }
+const severityRank: Record<FindingSeverity, number> = { critical: 4, high: 3, medium: 2, low: 1, info: 0 }
+
+const verdict = (held: ReadonlyArray<string>, okText: string, report: unknown, baseline: Baseline | null): Verdict => ({
+  ok: held.length === 0,
+  summary: held.length === 0 ? okText : held.join("; "),
+  report,
+  baseline
+})
+
+/** The verdict when the service itself failed (target refused, unreachable, upstream down). */
+export const failedRun = (message: string, baseline: Baseline | null): Verdict => ({
+  ok: false,
+  summary: `check failed: ${message}`,
+  report: { error: message },
+  baseline
+})
+
+/**
+ * Applies the monitor's conditions to the report of its kind's service. `now` matters for the
+ * CT kind's first run (only certificates valid now are judged by `issuer_not_in`).
+ */
+export const evaluate = (
+  kind: MonitorKind,
+  c: Conditions,
+  report: any,
+  previous: Baseline | null,
+  now: number
+): Verdict => {
+  const held: Array<string> = []
+  switch (kind) {
+    case "http_check": {
+      const code = report.status?.code ?? null
+      if (c.error && report.error) held.push(`error: ${report.error}${report.error_detail ? ` (${report.error_detail})` : ""}`)
+      if (c.status_not_ok && !report.status?.ok && !(c.error && report.error)) held.push(`status ${code ?? "none"} is not 2xx`)
+      if (c.total_ms_gt !== undefined && report.timings?.total_ms > c.total_ms_gt) {
+        held.push(`total ${report.timings.total_ms} ms > ${c.total_ms_gt} ms`)
+      }
+      const trimmed = {
+        status: report.status,
+        timings: report.timings,
+        final_url: report.final_url,
+        error: report.error,
+        error_detail: report.error_detail
+      }
+      return verdict(held, `status ${code} in ${report.timings?.total_ms} ms`, trimmed, previous)
+    }
+    case "certificate": {
+      if (c.invalid && !report.valid) {
+        const why = report.expired
+          ? "expired"
+          : report.not_yet_valid
+          ? "not yet valid"
+          : report.chain_error ?? report.hostname_error ?? "invalid"
+        held.push(`certificate invalid: ${why}`)
+      }
+      if (c.days_left_lt !== undefined && report.days_left < c.days_left_lt) {
+        held.push(`${report.days_left} days left < ${c.days_left_lt}`)
+      }
+      const trimmed = {
+        valid: report.valid,
+        days_left: report.days_left,
+        expired: report.expired,
+        not_yet_valid: report.not_yet_valid,
+        chain_error: report.chain_error,
+        hostname_error: report.hostname_error,
+        subject: report.certificate?.subject,
+        issuer: report.certificate?.issuer,
+        not_after: report.certificate?.not_after,
+        fingerprint_sha256: report.certificate?.fingerprint_sha256
+      }
+      return verdict(held, `valid, ${report.days_left} days left`, trimmed, previous)
+    }
+    case "ct_new_certificate": {
+      const entries: ReadonlyArray<{ id: number; issuer: string; common_name: string | null; not_before: string | null; not_after: string | null }> =
+        report.entries ?? []
+      const maxId = entries.reduce((m, e) => Math.max(m, e.id), previous?.max_ct_id ?? 0)
+      const fresh = previous?.max_ct_id === undefined ? [] : entries.filter((e) => e.id > previous.max_ct_id!)
+      if (c.new_certificate && fresh.length > 0) {
+        held.push(`${fresh.length} new certificate${fresh.length === 1 ? "" : "s"} in CT logs`)
+      }
+      if (c.issuer_not_in && c.issuer_not_in.length > 0) {
+        // First run: judge the certificates valid now; later runs: the new ones.
+        const judged = previous?.max_ct_id === undefined
+          ? entries.filter((e) => e.not_after === null || Date.parse(e.not_after) > now)
+          : fresh
+        const allowed = c.issuer_not_in.map((i) => i.toLowerCase())
+        const odd = judged.filter((e) => !allowed.some((a) => e.issuer.toLowerCase().includes(a)))
+        if (odd.length > 0) held.push(`issuer not allowed: ${[...new Set(odd.map((e) => e.issuer))].slice(0, 3).join(", ")}`)
+      }
+      const trimmed = {
+        total: entries.length,
+        new_certificates: fresh.slice(0, 20).map((e) => ({ id: e.id, issuer: e.issuer, common_name: e.common_name, not_before: e.not_before })),
+        issuers: [...new Set(entries.map((e) => e.issuer))].slice(0, 20)
+      }
+      return verdict(held, `${entries.length} certificates, ${fresh.length} new`, trimmed, { max_ct_id: maxId })
+    }
+    case "zone_hygiene": {
+      const findings: ReadonlyArray<{ check: string; severity: FindingSeverity; message: string }> = report.findings ?? []
+      const keys = [...new Set(findings.map((f) => `${f.check}:${f.severity}`))]
+      if (c.grade_below && gradeRank[report.hygiene_grade as Grade] < gradeRank[c.grade_below]) {
+        held.push(`grade ${report.hygiene_grade} below ${c.grade_below}`)
+      }
+      if (c.new_finding_severity_at_least && previous?.finding_keys) {
+        const before = new Set(previous.finding_keys)
+        const min = severityRank[c.new_finding_severity_at_least]
+        const fresh = findings.filter((f) => severityRank[f.severity] >= min && !before.has(`${f.check}:${f.severity}`))
+        if (fresh.length > 0) held.push(`new ${fresh[0].severity} finding: ${fresh[0].message}`)
+      }
+      const trimmed = {
+        hygiene_grade: report.hygiene_grade,
+        hygiene_score: report.hygiene_score,
+        findings: findings.filter((f) => f.severity !== "info").slice(0, 20).map((f) => ({ check: f.check, severity: f.severity, message: f.message }))
+      }
+      return verdict(held, `grade ${report.hygiene_grade} (${report.hygiene_score})`, trimmed, { finding_keys: keys })
+    }
+    case "waf": {
+      const provider: string | null = report.primaryProvider ?? null
+      if (c.provider_absent && !report.provider_present) held.push("no WAF or CDN provider detected")
+      if (c.provider_changed && previous !== null && previous.provider !== undefined && previous.provider !== provider) {
+        held.push(`provider changed from ${previous.provider ?? "none"} to ${provider ?? "none"}`)
+      }
+      const trimmed = {
+        provider_present: report.provider_present,
+        primary_provider: provider,
+        providers: (report.providers ?? []).map((p: { name?: string }) => p.name),
+        status_code: report.status_code,
+        block_category: report.block_category
+      }
+      return verdict(held, provider ? `provider ${provider}` : "no provider", trimmed, { provider })
+    }
+  }
+}
+
+export type Transition = "open" | "recover" | "none"
+
+/**
+ * After a run: open an alert when the run failed, it is the N-th failure in a row, no incident is
+ * open (an alert resolved by hand keeps its incident until the next ok run) and the cooldown since
+ * the last alert has passed; recover when an ok run ends an open incident.
+ */
+export const transition = (s: {
+  readonly ok: boolean
+  readonly consecutiveFailures: number
+  readonly failuresBeforeAlert: number
+  readonly incidentOpen: boolean
+  readonly lastAlertAt: number | null
+  readonly cooldownMinutes: number
+  readonly now: number
+}): Transition => {
+  if (s.ok) return s.incidentOpen ? "recover" : "none"
+  if (s.incidentOpen || s.consecutiveFailures < s.failuresBeforeAlert) return "none"
+  if (s.lastAlertAt !== null && s.now - s.lastAlertAt < s.cooldownMinutes * 60_000) return "none"
+  return "open"
+}
+
+/** A new or re-enabled monitor's first run: spread over its first interval, at most a minute out. */
+export const firstRunAt = (now: number, intervalMs: number, random: number): number =>
+  now + Math.floor(random * Math.min(intervalMs, 60_000))
+
+/**
+ * What a claim does with a due monitor. On time (less than one interval late): run, next run one
+ * interval after this one's due time (the cadence does not drift). More than a whole interval
+ * late (the service was down): do not catch up; skip to a jittered time, so a restart is no burst.
+ */
+export const planClaim = (due: number, now: number, intervalMs: number, random: number) =>
+  now - due > intervalMs
+    ? { run: false, next: firstRunAt(now, intervalMs, random) } as const
+    : { run: true, next: due + intervalMs } as const
+
+export interface RunPoint {
+  readonly started_at: number
+  readonly duration_ms: number
+  readonly ok: number
+}
+
+/** Nearest-rank percentile of sorted values; null when empty. */
+export const percentile = (sorted: ReadonlyArray<number>, q: number): number | null =>
+  sorted.length === 0 ? null : sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)]
+
+const iso = (ms: number) => new Date(ms).toISOString()
+const round1 = (x: number | null) => (x === null ? null : Math.round(x * 10) / 10)
+
+/**
+ * The uptime report over `period` (the analytics windows: 7d, 30d, current month) from the runs
+ * in it, oldest first. An incident is a stretch of failed runs: it starts at the first failed run
+ * and ends at the next ok run (null while it lasts).
+ */
+export const uptimeReport = (period: Period, runs: ReadonlyArray<RunPoint>) => {
+  const okRuns = runs.filter((r) => r.ok === 1).length
+  const incidents: Array<{ started_at: string; ended_at: string | null }> = []
+  let open: number | null = null
+  for (const r of runs) {
+    if (r.ok !== 1 && open === null) open = r.started_at
+    if (r.ok === 1 && open !== null) {
+      incidents.push({ started_at: iso(open), ended_at: iso(r.started_at) })
+      open = null
+    }
+  }
+  if (open !== null) incidents.push({ started_at: iso(open), ended_at: null })
+  const durations = runs.map((r) => r.duration_ms).sort((a, b) => a - b)
+  return {
+    period,
+    runs: runs.length,
+    ok_runs: okRuns,
+    uptime_percentage: runs.length === 0 ? null : Math.round((10_000 * okRuns) / runs.length) / 100,
+    incidents,
+    p50_ms: round1(percentile(durations, 0.5)),
+    p95_ms: round1(percentile(durations, 0.95))
+  }
+}
+
+export const uptimeWindow = (period: Period, now: number) => resolveWindow(period, now)
+
+/** Result ids sort by start time, so the id is the paging cursor. */
+export const resultId = (startedAt: number, random: string) => `res_${String(startedAt).padStart(15, "0")}_${random}`
+export const isResultId = (s: string) => /^res_\d{15}_[0-9a-f]{1,32}$/.test(s)

@@ -1,0 +1,199 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Channel, ChannelOut, SigningSecret } from "./alerts"
+import { Auth } from "../../product/auth/Auth"
+import { NotFoundWire, PlanForbiddenWire, TargetForbiddenWire } from "../../kernel/errors"
+import { PlanLabel } from "../../platform/http/Operation"
+import { IntParam } from "./params"
+import type { Conditions } from "../../product/monitors/analyze"
+import { MonitorKind } from "../../kernel/monitorKinds"
+
+const strict = { parseOptions: { onExcessProperty: "error" } } as const
+
+const Flag = Schema.Boolean
+const Grade = Schema.Literal("A", "B", "C", "D", "F")
+const Severity = Schema.Literal("critical", "high", "medium", "low", "info")
+
+/** The conditions each kind accepts (any that hold make a run not ok); unknown ones are refused. */
+export const conditionSchemas = {
+  http_check: Schema.Struct({
+    status_not_ok: Schema.optional(Flag),
+    total_ms_gt: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, 600_000))),
+    error: Schema.optional(Flag)
+  }),
+  certificate: Schema.Struct({
+    days_left_lt: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(0, 3650))),
+    invalid: Schema.optional(Flag)
+  }),
+  ct_new_certificate: Schema.Struct({
+    new_certificate: Schema.optional(Flag),
+    issuer_not_in: Schema.optional(Schema.Array(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))).pipe(
+      Schema.minItems(1),
+      Schema.maxItems(50)
+    ))
+  }),
+  zone_hygiene: Schema.Struct({
+    grade_below: Schema.optional(Grade),
+    new_finding_severity_at_least: Schema.optional(Severity)
+  }),
+  waf: Schema.Struct({
+    provider_changed: Schema.optional(Flag),
+    provider_absent: Schema.optional(Flag)
+  })
+} satisfies Record<MonitorKind, Schema.Schema<Conditions, any>>
+
+/** Any kind's conditions, for the wire; the monitor's own kind is checked in the handler. */
+const AnyConditions = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+  description: "http_check: status_not_ok, total_ms_gt, error; certificate: days_left_lt, invalid; " +
+    "ct_new_certificate: new_certificate, issuer_not_in; zone_hygiene: grade_below, new_finding_severity_at_least; " +
+    "waf: provider_changed, provider_absent"
+})
+
+const Name = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
+const Target = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(2048)).annotations({
+  description: "http_check: http(s) URL; certificate: host[:port]; other kinds: a domain"
+})
+const Interval = Schema.Number.pipe(Schema.int(), Schema.between(1, 86_400 * 7)).annotations({
+  description: "at least MONITOR_MIN_INTERVAL_S (default 60); certificate, CT and zone kinds at least 10 times that"
+})
+const FailuresBeforeAlert = Schema.Number.pipe(Schema.int(), Schema.between(1, 100))
+const CooldownMinutes = Schema.Number.pipe(Schema.int(), Schema.between(0, 10080))
+const Channels = Schema.Array(Channel).pipe(Schema.maxItems(10))
+
+export const MonitorCreate = Schema.Struct({
+  name: Name,
+  kind: MonitorKind,
+  target: Target,
+  interval_seconds: Interval,
+  conditions: Schema.optional(AnyConditions).annotations({ description: "default per kind" }),
+  channels: Schema.optional(Channels).annotations({ description: "default []" }),
+  enabled: Schema.optional(Schema.Boolean).annotations({ description: "default true" }),
+  failures_before_alert: Schema.optional(FailuresBeforeAlert).annotations({ description: "default 1" }),
+  cooldown_minutes: Schema.optional(CooldownMinutes).annotations({ description: "default 15" })
+}).annotations(strict)
+
+export const MonitorPatch = Schema.Struct({
+  name: Schema.optional(Name),
+  target: Schema.optional(Target),
+  interval_seconds: Schema.optional(Interval),
+  conditions: Schema.optional(AnyConditions),
+  channels: Schema.optional(Channels),
+  enabled: Schema.optional(Schema.Boolean),
+  failures_before_alert: Schema.optional(FailuresBeforeAlert),
+  cooldown_minutes: Schema.optional(CooldownMinutes)
+}).pipe(
+  Schema.filter((p) => Object.keys(p).length > 0 || "the body names no field to change"),
+  Schema.annotations(strict)
+)
+
+export const MonitorStatus = Schema.Literal("pending", "up", "down", "paused")
+
+export const Monitor = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  kind: MonitorKind,
+  target: Schema.String,
+  interval_seconds: Schema.Number,
+  conditions: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+  channels: Schema.Array(ChannelOut),
+  enabled: Schema.Boolean,
+  failures_before_alert: Schema.Number,
+  cooldown_minutes: Schema.Number,
+  status: MonitorStatus.annotations({ description: "pending (no run yet), up, down (last run not ok), paused" }),
+  consecutive_failures: Schema.Number,
+  last_run_at: Schema.NullOr(Schema.String),
+  next_run_at: Schema.NullOr(Schema.String),
+  open_alert_id: Schema.NullOr(Schema.String),
+  created_at: Schema.String,
+  updated_at: Schema.String
+})
+
+export const MonitorResult = Schema.Struct({
+  id: Schema.String,
+  started_at: Schema.String,
+  duration_ms: Schema.Number,
+  ok: Schema.Boolean,
+  summary: Schema.String,
+  report: Schema.Unknown
+})
+
+export const Uptime = Schema.Struct({
+  period: Schema.Literal("7d", "30d", "current"),
+  runs: Schema.Number,
+  ok_runs: Schema.Number,
+  uptime_percentage: Schema.NullOr(Schema.Number).annotations({ description: "null when no run falls in the period" }),
+  incidents: Schema.Array(Schema.Struct({ started_at: Schema.String, ended_at: Schema.NullOr(Schema.String) })),
+  p50_ms: Schema.NullOr(Schema.Number),
+  p95_ms: Schema.NullOr(Schema.Number)
+})
+
+const IdPath = Schema.Struct({ id: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)) })
+
+export class MonitorsApi extends HttpApiGroup.make("monitors")
+  .add(
+    HttpApiEndpoint.post("createMonitor", "/v1/monitors")
+      .setPayload(MonitorCreate)
+      .annotate(OpenApi.Description, "Answers the monitor and the signing secret of its webhooks (shown only here and by rotate-secret).")
+      .addSuccess(Schema.Struct({ monitor: Monitor, signing_secret: SigningSecret }), { status: 201 })
+      .addError(TargetForbiddenWire)
+      .addError(PlanForbiddenWire)
+      .annotate(PlanLabel, "free")
+  )
+  .add(
+    HttpApiEndpoint.get("listMonitors", "/v1/monitors")
+      .addSuccess(Schema.Struct({ monitors: Schema.Array(Monitor) }))
+      .annotate(PlanLabel, "free")
+  )
+  .add(
+    HttpApiEndpoint.get("getMonitor", "/v1/monitors/:id")
+      .setPath(IdPath)
+      .addSuccess(Schema.Struct({ monitor: Monitor }))
+      .addError(NotFoundWire)
+      .annotate(PlanLabel, "free")
+  )
+  .add(
+    HttpApiEndpoint.patch("updateMonitor", "/v1/monitors/:id")
+      .setPath(IdPath)
+      .setPayload(MonitorPatch)
+      .addSuccess(Schema.Struct({ monitor: Monitor }))
+      .addError(NotFoundWire)
+      .addError(TargetForbiddenWire)
+      .annotate(PlanLabel, "free")
+  )
+  .add(
+    HttpApiEndpoint.del("deleteMonitor", "/v1/monitors/:id")
+      .setPath(IdPath)
+      .addSuccess(HttpApiSchema.NoContent)
+      .addError(NotFoundWire)
+      .annotate(PlanLabel, "free")
+  )
+  .add(
+    HttpApiEndpoint.post("rotateMonitorSecret", "/v1/monitors/:id/rotate-secret")
+      .setPath(IdPath)
+      .addSuccess(Schema.Struct({ signing_secret: SigningSecret }))
+      .addError(NotFoundWire)
+      .annotate(PlanLabel, "free")
+  )
+  .add(
+    HttpApiEndpoint.get("listMonitorResults", "/v1/monitors/:id/results")
+      .setPath(IdPath)
+      .setUrlParams(Schema.Struct({
+        limit: Schema.optional(IntParam({ min: 1, max: 500, default: 50, description: "results returned at most, newest first" })),
+        before: Schema.optional(Schema.String.pipe(Schema.pattern(/^res_\d{15}_[0-9a-f]{1,32}$/)).annotations({
+          description: "cursor: a result id (the previous page's next_before); results strictly older"
+        }))
+      }))
+      .addSuccess(Schema.Struct({ results: Schema.Array(MonitorResult), next_before: Schema.NullOr(Schema.String) }))
+      .addError(NotFoundWire)
+      .annotate(PlanLabel, "free")
+  )
+  .add(
+    HttpApiEndpoint.get("monitorUptime", "/v1/monitors/:id/uptime")
+      .setPath(IdPath)
+      .setUrlParams(Schema.Struct({ period: Schema.optional(Schema.Literal("7d", "30d", "current")) }))
+      .addSuccess(Uptime)
+      .addError(NotFoundWire)
+      .annotate(PlanLabel, "free")
+  )
+  .middleware(Auth)
+{}

@@ -1,0 +1,186 @@
+/**
+ * The MCP tools (DECISIONS.md "MCP"): five lookups of their own (this file), the five analyses
+ * of the REST API (./analysisTools.ts) and `monitor_status` (./monitorTool.ts). Each is defined by an argument Schema and an
+ * output Schema (./tool.ts); a tool that fails on its target yields ToolFailure (→ `isError: true`).
+ */
+import { Clock, Context, Effect, Layer } from "effect"
+import { AppConfig } from "../../platform/Config"
+import { DnsResolver } from "../../adapters/dns/DnsResolver"
+import { parseTarget } from "../../adapters/probe/guard"
+import { makeAnalysisTools } from "./analysisTools"
+import { makeMonitorStatusTool } from "./monitorTool"
+import { DnsLookupArgs, DomainIntelligenceArgs, SecurityHeadersArgs, SslCertificateArgs, WhoisLookupArgs } from "./args"
+import { CertInspector } from "../../adapters/x509/CertInspector"
+import { renderRecord, reverseName, wireTypeName, withholdPrivate, type RecordTypeName } from "../../analyses/dns/dnsRecords"
+import { ToolFailure } from "../../kernel/ToolFailure"
+import { gradeHeaders } from "../../analyses/headers/headers"
+import { Outbound } from "../../adapters/probe/Outbound"
+import { Rdap } from "../../adapters/rdap/Rdap"
+import { CertReport, DnsReport, DomainIntelligenceReport, HeadersReport, WhoisReport } from "../../kernel/lookupReports"
+import { certText, dnsText, headersText, whoisText } from "./summaries"
+import { defineTool, type ToolDefinition } from "./tool"
+
+export { DnsLookupArgs, DomainIntelligenceArgs, SecurityHeadersArgs, SslCertificateArgs, WhoisLookupArgs } from "./args"
+export type { ToolDefinition } from "./tool"
+
+// ---------------------------------------------------------------------------------------------
+// The tools
+
+export class Tools extends Context.Tag("domain-intel/McpTools")<Tools, {
+  readonly list: ReadonlyArray<ToolDefinition>
+  readonly get: (name: string) => ToolDefinition | undefined
+}>() {
+  static readonly Live = Layer.effect(
+    this,
+    Effect.gen(function*() {
+      const dns = yield* DnsResolver
+      const config = yield* AppConfig
+      const rdap = yield* Rdap
+      const certs = yield* CertInspector
+      const outbound = yield* Outbound
+
+      const dnsLookup = (domain: string, type: RecordTypeName) =>
+        Effect.gen(function*() {
+          const bare = domain.replace(/\.$/, "").toLowerCase()
+          const queryName = type === "PTR" ? reverseName(bare) ?? bare : bare
+          const ans = yield* dns.query({ name: queryName, type: wireTypeName(type) }).pipe(
+            Effect.mapError((e) => new ToolFailure({ message: e.message }))
+          )
+          const shown = withholdPrivate(bare, type, ans.answers.map(renderRecord), config.allowPrivateTargets)
+          return {
+            domain: bare,
+            query_name: queryName,
+            type,
+            rcode: ans.rcode,
+            authenticated_data: ans.flags.ad,
+            resolver: ans.server.host.includes(":") ? `[${ans.server.host}]:${ans.server.port}` : `${ans.server.host}:${ans.server.port}`,
+            answers: shown.answers,
+            authority: ans.authorities.filter((a) => a.type === "SOA").map(renderRecord),
+            ...(shown.withheld ? { withheld: shown.withheld } : {})
+          } satisfies DnsReport
+        })
+
+      const securityHeaders = (input: string) =>
+        Effect.gen(function*() {
+          // A bare domain is fetched over https (where the headers matter).
+          const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(input.trim()) ? input.trim() : `https://${input.trim()}`
+          const res = yield* outbound.fetch({ url, timeoutMs: 15_000, maxBodyBytes: 64 * 1024, maxRedirects: 5 }).pipe(
+            Effect.mapError((e) => new ToolFailure({ message: e.message }))
+          )
+          return gradeHeaders({ url, finalUrl: res.finalUrl, statusCode: res.status, headers: res.headers })
+        })
+
+      const dnsTool = defineTool({
+        name: "dns_lookup",
+        title: "DNS lookup",
+        description:
+          "Look up DNS records of one name through the service's recursive resolvers. Use it for a specific record type (A, AAAA, CNAME, MX, NS, TXT, SOA, CAA, SRV, PTR, DNSKEY, DS, HTTPS, SVCB and more; any letter case; default A). Takes well under a second. Returns each record with its TTL (`answers[].value` in zone-file form, `answers[].data` structured), `rcode` (NXDOMAIN: the name does not exist) and `authenticated_data` (the resolver validated DNSSEC).",
+        input: DnsLookupArgs,
+        output: DnsReport,
+        run: (args) => dnsLookup(args.domain, (args.type?.trim().toUpperCase() ?? "A") as RecordTypeName),
+        summary: dnsText
+      })
+
+      const whoisTool = defineTool({
+        name: "whois_lookup",
+        title: "Registration data (RDAP/WHOIS)",
+        description:
+          "Registration data of a registered domain via RDAP (the successor of WHOIS). Use it for who registered a domain, when it was created and when it expires. Takes 1-3 s (registry, then the registrar's RDAP server). Returns `registrar`, `created`/`expires`/`updated` (ISO dates), `days_until_expiry`, `status` (EPP codes such as clientTransferProhibited), `nameservers`, `dnssec.delegation_signed` and `abuse_contact`.",
+        input: WhoisLookupArgs,
+        output: WhoisReport,
+        run: (args) => rdap.lookup(args.domain),
+        summary: whoisText
+      })
+
+      const sslTool = defineTool({
+        name: "ssl_certificate",
+        title: "TLS certificate check",
+        description:
+          "Connect to domain:port (default 443) with TLS and check the certificate it serves. Use it to see whether a site's certificate is trusted and when it expires. Takes about a second plus a CT lookup. Returns `valid` (trusted chain, matching hostname, within dates), `chain_valid`/`chain_error`, `hostname_match`, `days_left`, `certificate` (subject, issuer, SANs, key, signature), negotiated `protocol`/`cipher`, `embedded_sct` and `ct_history` (certificates logged for the domain).",
+        input: SslCertificateArgs,
+        output: CertReport,
+        run: (args) => certs.inspect(args.domain.replace(/\.$/, "").toLowerCase(), args.port ?? 443),
+        summary: certText
+      })
+
+      const headersTool = defineTool({
+        name: "security_headers",
+        title: "Security headers grade",
+        description:
+          "Fetch a URL (following redirects) and grade its six security headers: Strict-Transport-Security, Content-Security-Policy, X-Content-Type-Options, X-Frame-Options, Referrer-Policy, Permissions-Policy. Use it to audit a site's browser-side hardening. Takes one HTTP fetch (under a second to a few seconds). Returns `grade` (A+ to F), `score` (0-100) and per header `status` (good, weak, missing, invalid, or ineffective: HSTS sent over plain http, which browsers ignore), `findings` and a `recommendation`.",
+        input: SecurityHeadersArgs,
+        output: HeadersReport,
+        run: (args) => securityHeaders(args.url),
+        summary: headersText
+      })
+
+      const intelligenceTool = defineTool({
+        name: "domain_intelligence",
+        title: "Domain overview (DNS, TLS, headers)",
+        description:
+          "One combined report on a domain: its main DNS records (A, AAAA, MX, NS, TXT, CAA), its TLS certificate and its security headers, gathered concurrently. Use it first for a quick overall assessment, then the specific tools for detail. Takes a few seconds. `summary` holds the headline answers (resolves, certificate_valid, certificate_days_left, headers_grade); a part that failed is `{error}` while the others are still reported.",
+        input: DomainIntelligenceArgs,
+        output: DomainIntelligenceReport,
+        run: (args) =>
+          Effect.gen(function*() {
+            const hasScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(args.domain.trim())
+            const target = parseTarget(hasScheme ? args.domain : `https://${args.domain.trim()}`)
+            if ("_tag" in target) return yield* new ToolFailure({ message: target.message })
+            const host = target.host
+            const port = target.url.protocol === "https:" ? target.port : 443
+            const pageUrl = target.url.protocol === "https:" ? target.url.toString() : `https://${host}/`
+            const types: ReadonlyArray<RecordTypeName> = ["A", "AAAA", "MX", "NS", "TXT", "CAA"]
+            const settle = <A>(eff: Effect.Effect<A, ToolFailure>) =>
+              Effect.either(eff).pipe(Effect.map((e) => (e._tag === "Right" ? { ok: true as const, value: e.right } : { ok: false as const, error: e.left.message })))
+            const [dnsResults, ssl, headers] = yield* Effect.all([
+              Effect.forEach(types, (t) => settle(dnsLookup(host, t)), { concurrency: "unbounded" }),
+              settle(certs.inspect(host, port)),
+              settle(securityHeaders(pageUrl))
+            ], { concurrency: 3 })
+            const dnsOk = dnsResults.filter((r) => r.ok)
+            if (dnsOk.length === 0 && !ssl.ok && !headers.ok) {
+              return yield* new ToolFailure({ message: `nothing about ${host} could be gathered: DNS: ${(dnsResults[0] as { error: string }).error}; TLS: ${ssl.error}; headers: ${headers.error}` })
+            }
+            const records: Record<string, ReadonlyArray<{ value: string; ttl: number }> | { error: string }> = {}
+            types.forEach((t, i) => {
+              const r = dnsResults[i]
+              records[t] = r.ok ? r.value.answers.map((a) => ({ value: a.value, ttl: a.ttl })) : { error: r.error }
+            })
+            const checkedAt = new Date(yield* Clock.currentTimeMillis).toISOString()
+            return {
+              domain: host,
+              checked_at: checkedAt,
+              dns: { records, rcode: dnsOk[0]?.ok ? dnsOk[0].value.rcode : null },
+              ssl: ssl.ok ? ssl.value : { error: ssl.error },
+              security_headers: headers.ok ? headers.value : { error: headers.error },
+              summary: {
+                resolves: dnsOk.some((r) => r.ok && (r.value.type === "A" || r.value.type === "AAAA") && r.value.answers.length > 0),
+                certificate_valid: ssl.ok ? ssl.value.valid : null,
+                certificate_days_left: ssl.ok ? ssl.value.days_left : null,
+                headers_grade: headers.ok ? headers.value.grade : null,
+                headers_score: headers.ok ? headers.value.score : null
+              }
+            }
+          }),
+        summary: (r) =>
+          [
+            `Domain intelligence for ${r.domain}`,
+            "",
+            ...Object.entries(r.dns.records).map(([t, v]) =>
+              "error" in v ? `DNS ${t}: error (${v.error})` : `DNS ${t}: ${v.length ? v.map((a) => a.value).join(", ") : "none"}`
+            ),
+            "",
+            "error" in r.ssl ? `TLS certificate: could not be checked (${r.ssl.error})` : certText(r.ssl),
+            "",
+            "error" in r.security_headers ? `Security headers: could not be fetched (${r.security_headers.error})` : headersText(r.security_headers)
+          ].join("\n")
+      })
+
+      const analyses = yield* makeAnalysisTools
+      const monitorStatus = yield* makeMonitorStatusTool
+      const list: ReadonlyArray<ToolDefinition> = [dnsTool, whoisTool, sslTool, headersTool, intelligenceTool, ...analyses, monitorStatus]
+      const byName = new Map(list.map((t) => [t.name, t]))
+      return { list, get: (name: string) => byName.get(name) }
+    })
+  )
+}

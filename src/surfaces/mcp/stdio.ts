@@ -1,0 +1,210 @@
+/**
+ * `domain-intel mcp`: MCP over stdio (newline-delimited JSON-RPC, one message or batch per line)
+ * for desktop clients that start a command instead of sending a Bearer header. Nothing but
+ * JSON-RPC goes to stdout; logs go to stderr.
+ *
+ * Local mode runs the tools in this process, acting for the key in DOMAIN_INTEL_API_KEY: the key
+ * is checked at start (unknown, revoked or below the pro plan: one line on stderr, exit 2), and
+ * again for every line holding tools/calls (a key revoked meanwhile stops working), and each
+ * tools/call is metered as over HTTP: one unit of the monthly quota and one request-log row of
+ * operation mcpServer. `--remote URL` forwards each line to a hosted /v1/advanced/mcp with the
+ * key as Bearer instead.
+ */
+import { Clock, Effect, Option, Stream } from "effect"
+import { createInterface } from "node:readline"
+import { Keys } from "../../product/accounts/Keys"
+import { PlanForbidden, QuotaExceeded, Unauthorized } from "../../kernel/errors"
+import { planAllows } from "../../kernel/plans"
+import { Quota } from "../../product/metering/Quota"
+import { RequestLog } from "../../product/metering/RequestLog"
+import { MCP_OPERATION, MCP_PATH } from "./http"
+import { McpServer } from "./McpServer"
+import { McpCaller } from "./tool"
+import { ErrorCode, failure, isSupportedVersion, type JsonRpcResponse, type ProtocolVersion } from "./protocol"
+
+export const API_KEY_ENV = "DOMAIN_INTEL_API_KEY"
+/** JSON-RPC server-defined error (-32000…-32099) for a request the service refused (quota, key). */
+export const REFUSED = -32001
+/** Lines handled at once (a client may pipeline several calls). */
+const CONCURRENCY = 16
+
+/** A startup problem the user must fix: printed as one line on stderr, exit status 2. */
+export class StdioSetupError extends Error {}
+
+const write = (answer: JsonRpcResponse | ReadonlyArray<JsonRpcResponse>) =>
+  Effect.sync(() => {
+    process.stdout.write(JSON.stringify(answer) + "\n")
+  })
+
+const stdinLines = () =>
+  Stream.fromAsyncIterable(createInterface({ input: process.stdin, crlfDelay: Infinity }), (e) => e as Error).pipe(
+    Stream.filter((line) => line.trim().length > 0)
+  )
+
+/** Ids of the requests in a line (to answer each with an error when the whole line is refused). */
+const requestIds = (line: string): Array<string | number> => {
+  try {
+    const parsed: unknown = JSON.parse(line)
+    const all = Array.isArray(parsed) ? parsed : [parsed]
+    return all.flatMap((m) => {
+      const id = typeof m === "object" && m !== null ? (m as Record<string, unknown>).id : undefined
+      return typeof id === "string" || typeof id === "number" ? [id] : []
+    })
+  } catch {
+    return []
+  }
+}
+
+/** The version an initialize answer settled on, when `answer` is one. */
+const negotiatedIn = (answer: unknown): ProtocolVersion | undefined => {
+  const one = Array.isArray(answer) ? answer : [answer]
+  for (const a of one) {
+    const v = (a as { result?: { protocolVersion?: unknown; serverInfo?: unknown } } | null)?.result
+    if (v && typeof v.protocolVersion === "string" && v.serverInfo !== undefined && isSupportedVersion(v.protocolVersion)) return v.protocolVersion
+  }
+  return undefined
+}
+
+/** Local mode: the tools run here, for the key's organization. */
+export const serveLocal = (apiKey: string) =>
+  Effect.gen(function*() {
+    const keys = yield* Keys
+    const quota = yield* Quota
+    const server = yield* McpServer
+    const log = yield* RequestLog
+    const key = yield* keys.authenticate(apiKey.trim())
+    if (Option.isNone(key)) {
+      return yield* Effect.fail(new StdioSetupError(`${API_KEY_ENV} is not a valid API key (unknown, malformed or revoked)`))
+    }
+    const org = key.value.org
+    if (!planAllows(org.plan, "pro")) {
+      return yield* Effect.fail(new StdioSetupError(`the MCP server needs the pro plan or above; this key's organization is on ${org.plan}`))
+    }
+    yield* Effect.logInfo("MCP over stdio", { org: org.name })
+    let version: ProtocolVersion | undefined
+
+    /** The key still valid, the plan still pro, then `units` counted against the quota. */
+    const meter = (units: number) =>
+      Effect.gen(function*() {
+        const current = yield* keys.authenticate(apiKey.trim()).pipe(Effect.orDie)
+        if (Option.isNone(current)) return yield* new Unauthorized({ message: `${API_KEY_ENV} is no longer a valid API key` })
+        const now = current.value.org
+        if (!planAllows(now.plan, "pro")) {
+          return yield* new PlanForbidden({ message: `the MCP server needs the pro plan or above; this key's organization is on ${now.plan}` })
+        }
+        // All of the line's calls or none (Quota.consume refuses without counting).
+        const decision = yield* quota.consume(now, units)
+        if (decision._tag === "Exceeded") {
+          return yield* new QuotaExceeded({
+            message: `monthly quota of ${decision.limit} requests for the ${now.plan} plan cannot cover ${units} tool call(s)`,
+            retryAfterSeconds: decision.retryAfterSeconds
+          })
+        }
+      })
+
+    const handleLine = (line: string) =>
+      Effect.gen(function*() {
+        const started = performance.now()
+        const prepared = server.prepare(line, { protocolVersion: version })
+        if (prepared.toolCalls > 0) {
+          const metered = yield* Effect.either(meter(prepared.toolCalls))
+          if (metered._tag === "Left") {
+            const ids = requestIds(line)
+            const errors = ids.map((id) => failure(id, REFUSED, `${metered.left._tag}: ${metered.left.message}`))
+            if (errors.length > 0) yield* write(line.trim().startsWith("[") ? errors : errors[0])
+            return
+          }
+        }
+        const answer = yield* prepared.run.pipe(Effect.provideService(McpCaller, { orgId: org.id }))
+        const negotiated = answer._tag === "Json" ? negotiatedIn(answer.body) : undefined
+        if (negotiated !== undefined) version = negotiated
+        if (answer._tag === "Json") yield* write(answer.body)
+        if (prepared.toolCalls > 0) {
+          const ts = yield* Clock.currentTimeMillis
+          for (let i = 0; i < prepared.toolCalls; i++) {
+            yield* log.record({
+              orgId: org.id,
+              operation: MCP_OPERATION,
+              category: "advanced",
+              method: "STDIO",
+              path: MCP_PATH,
+              status: 200,
+              latencyMs: performance.now() - started,
+              cache: null,
+              ts
+            })
+          }
+        }
+      })
+
+    yield* stdinLines().pipe(Stream.mapEffect(handleLine, { concurrency: CONCURRENCY, unordered: true }), Stream.runDrain)
+    yield* log.flush
+  })
+
+/** Remote mode: each line is POSTed to a hosted endpoint with the key as Bearer. */
+export const serveRemote = (apiKey: string, url: string) =>
+  Effect.gen(function*() {
+    let target: URL
+    try {
+      target = new URL(url)
+    } catch {
+      return yield* Effect.fail(new StdioSetupError(`--remote must be a URL such as https://host/v1/advanced/mcp, got "${url}"`))
+    }
+    if (target.protocol !== "http:" && target.protocol !== "https:") {
+      return yield* Effect.fail(new StdioSetupError(`--remote must be an http(s) URL, got "${url}"`))
+    }
+    let version: ProtocolVersion | undefined
+    let badKey: string | undefined
+
+    const handleLine = (line: string) =>
+      Effect.gen(function*() {
+        const headers: Record<string, string> = {
+          authorization: `Bearer ${apiKey.trim()}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream"
+        }
+        if (version !== undefined) headers["mcp-protocol-version"] = version
+        const res = yield* Effect.tryPromise(async () => {
+          const r = await fetch(target, { method: "POST", headers, body: line })
+          return { status: r.status, text: await r.text() }
+        }).pipe(Effect.either)
+        const refuse = (message: string, code: number = REFUSED) => {
+          const ids = requestIds(line)
+          return ids.length === 0
+            ? Effect.void
+            : write(line.trim().startsWith("[") ? ids.map((id) => failure(id, code, message)) : failure(ids[0], code, message))
+        }
+        if (res._tag === "Left") return yield* refuse(`the remote MCP endpoint ${target.origin} could not be reached: ${String(res.left.error)}`, ErrorCode.InternalError)
+        const { status, text } = res.right
+        if (status === 202) return
+        if (status === 200) {
+          let body: unknown
+          try {
+            body = JSON.parse(text)
+          } catch {
+            return yield* refuse(`the remote MCP endpoint answered something that is not JSON`, ErrorCode.InternalError)
+          }
+          const negotiated = negotiatedIn(body)
+          if (negotiated !== undefined) version = negotiated
+          return yield* write(body as JsonRpcResponse)
+        }
+        // 4xx/5xx: the error envelope {"error":{"code","message"}} (or a JSON-RPC error body).
+        let reason = `HTTP ${status}`
+        try {
+          const e = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } }
+          if (e.error) reason = `HTTP ${status} ${String(e.error.code)}: ${String(e.error.message)}`
+        } catch {
+          // keep the status alone
+        }
+        if (status === 401) badKey = reason
+        yield* refuse(reason)
+        if (status === 401) yield* Effect.logError("the remote endpoint refused DOMAIN_INTEL_API_KEY", { reason })
+      })
+
+    yield* stdinLines().pipe(
+      Stream.mapEffect(handleLine, { concurrency: CONCURRENCY, unordered: false }),
+      Stream.takeWhile(() => badKey === undefined),
+      Stream.runDrain
+    )
+    if (badKey !== undefined) return yield* Effect.fail(new StdioSetupError(`${API_KEY_ENV} was refused by ${target.origin}: ${badKey}`))
+  })

@@ -1,0 +1,92 @@
+/**
+ * The HttpApi-level error middleware: turns what the framework and handlers raise without a
+ * schema into declared errors, so that every error answer is encoded by its wire schema
+ * (src/domain/errors.ts) by the HttpApi itself:
+ * - schema decode failures → 400 invalid_request with the issues in `details`;
+ * - bodies that are not JSON or nest too deep (src/http/body.ts) → 400 invalid_request;
+ * - no route: a known path with another method → 405 method_not_allowed (the pipeline adds
+ *   `Allow`), else 404 not_found;
+ * - defects → 500 internal_error, logged, without internals.
+ * Declared errors pass through untouched; interruptions are the pipeline's (deadline, client gone).
+ */
+import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
+import { Cause, Effect, Option } from "effect"
+import { Api } from "../api/Api"
+import { InternalError, InvalidRequest, isApiError, MethodNotAllowed, NotFound } from "../../kernel/errors"
+import { bodyProblem } from "../../platform/http/body"
+import { Operations } from "../../platform/http/Operation"
+import { reportFacts } from "../../platform/http/RequestFacts"
+
+/** Issues of a schema decode failure, one per parameter: alternatives of a union are merged. */
+const decodeIssues = (error: any): { issues: Array<{ path: string; message: string }> } | undefined => {
+  if (!Array.isArray(error?.issues)) return undefined
+  const byPath = new Map<string, Array<string>>()
+  for (const i of error.issues) {
+    const path = Array.isArray(i.path) ? i.path.join(".") : String(i.path ?? "")
+    const full = String(i.message ?? i._tag)
+    // Do not echo a huge hostile value back in full.
+    const message = full.length > 300 ? `${full.slice(0, 300)}…` : full
+    byPath.set(path, [...(byPath.get(path) ?? []), message])
+  }
+  const issues = [...byPath].map(([path, messages]) => {
+    // An optional field's union adds "Expected undefined" beside the real complaint.
+    const real = messages.length > 1 ? messages.filter((m) => !/^Expected undefined/.test(m)) : messages
+    const alternatives = real.map((m) => /^Expected (.+), actual (.+)$/s.exec(m))
+    if (real.length > 1 && alternatives.every((m) => m !== null && m[2] === alternatives[0]![2])) {
+      return { path, message: `Expected one of ${alternatives.map((m) => m![1]).join(", ")}; actual ${alternatives[0]![2]}` }
+    }
+    return { path, message: real.join("; ") }
+  })
+  return { issues }
+}
+
+const describeDecode = (error: any): string => {
+  const issues = decodeIssues(error)
+  if (issues && issues.issues.length > 0) {
+    return issues.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ")
+  }
+  return String(error?.message ?? "invalid request")
+}
+
+const notJson = () => new InvalidRequest({ message: "the request body is not valid JSON" })
+
+type Rendered = Effect.Effect<never, InvalidRequest | NotFound | MethodNotAllowed | InternalError, HttpServerRequest.HttpServerRequest>
+
+export const renderErrors = HttpApiBuilder.middleware(
+  Api,
+  Effect.map(Operations, (operations) => (app) =>
+    Effect.catchAllCause(app, (cause): Rendered => {
+      if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
+      const failure = Cause.failureOption(cause)
+      if (Option.isSome(failure)) {
+        const e = failure.value as any
+        if (isApiError(e)) return Effect.failCause(cause)
+        if (e?._tag === "HttpApiDecodeError") {
+          return Effect.fail(new InvalidRequest({ message: describeDecode(e), details: decodeIssues(e) }))
+        }
+        if (e?._tag === "RouteNotFound") {
+          return Effect.flatMap(HttpServerRequest.HttpServerRequest, (request): Rendered => {
+            const q = request.url.indexOf("?")
+            const allowed = operations.allowedMethods(q === -1 ? request.url : request.url.slice(0, q))
+            if (allowed.length === 0) return Effect.fail(new NotFound({ message: "no such route" }))
+            return Effect.zipRight(
+              reportFacts((facts) => {
+                facts.allow = allowed
+              }),
+              Effect.fail(new MethodNotAllowed({ message: `${request.method} is not allowed here; allowed: ${allowed.join(", ")}` }))
+            )
+          })
+        }
+        if (e?._tag === "RequestError") return Effect.fail(bodyProblem(e) ?? notJson())
+      }
+      // The HttpApi payload reader dies (rather than fails) on a body it cannot read.
+      const defect = Cause.dieOption(cause)
+      if (Option.isSome(defect) && (defect.value as any)?._tag === "RequestError") {
+        return Effect.fail(bodyProblem(defect.value) ?? notJson())
+      }
+      return Effect.zipRight(
+        Effect.logError("unhandled failure", cause),
+        Effect.fail(new InternalError({ message: "internal error" }))
+      )
+    }))
+)
