@@ -4,7 +4,13 @@
  */
 import { Context } from "effect"
 import type { Plan } from "./plans"
-import type { Organization } from "../product/accounts/Keys"
+
+/** An organization: the account that keys, quotas and alert rules belong to. */
+export interface Organization {
+  readonly id: string
+  readonly name: string
+  readonly plan: Plan
+}
 
 export interface CallerShape {
   readonly org: Organization

@@ -7,7 +7,7 @@
  */
 import { FetchHttpClient, HttpClient, HttpClientError, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
 import { Data, Duration, Effect, Either, Layer, Schedule, Schema, Stream } from "effect"
-import type { CrtShRow } from "../../analyses/ct/analyze"
+import type { CrtShRow } from "./entries"
 import { countOutbound } from "../../platform/observability/metrics"
 
 const MAX_BODY = 64 * 1024 * 1024

@@ -4,6 +4,9 @@
  * Pure; no Effect, no I/O.
  */
 
+/** Which date a signal claims to be. */
+export type DateType = "published" | "modified" | "created"
+
 export interface DayDate {
   readonly y: number
   readonly m: number // 1-12

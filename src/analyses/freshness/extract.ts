@@ -6,13 +6,13 @@
  */
 import { parse } from "parse5"
 import type { DefaultTreeAdapterMap } from "parse5"
-import { type DayDate, findRelative, findTextDates, parseStructured, urlDate } from "./dates"
+import { type DateType, type DayDate, findRelative, findTextDates, parseStructured, urlDate } from "./dates"
 import { extractJsonLd, scanSource } from "./scripts"
 
 type Node = DefaultTreeAdapterMap["node"]
 type Element = DefaultTreeAdapterMap["element"]
 
-export type DateType = "published" | "modified" | "created"
+export type { DateType } from "./dates"
 
 export interface RawSignal {
   readonly source: string

@@ -2,7 +2,7 @@
 import { DateTime, Effect } from "effect"
 import { HttpProbe, round } from "../../adapters/probe/HttpProbe"
 import { advertisedVersions, pickHeaders, securitySummary } from "./analyze"
-import type { HttpCheckReport } from "../../surfaces/api/network"
+import type { HttpCheckReport } from "./schema"
 
 export interface HttpCheckInput {
   readonly url: string

@@ -5,7 +5,7 @@
 import { Context, Effect, Layer } from "effect"
 import { isIP } from "node:net"
 import { getDomain } from "tldts"
-import { Keys } from "../../product/accounts/Keys"
+import { AuditTokens } from "./AuditTokens"
 import { DnsResolver } from "../../adapters/dns/DnsResolver"
 import type { InvalidRequest, TargetForbidden } from "../../kernel/errors"
 import { decodeHtml } from "../freshness/decode"
@@ -118,12 +118,12 @@ export class WafDetection extends Context.Tag("domain-intel/WafDetection")<WafDe
     Effect.gen(function*() {
       const probe = yield* HttpProbe
       const resolver = yield* DnsResolver
-      const keys = yield* Keys
+      const auditTokens = yield* AuditTokens
 
       /** Ownership: an audit token for this domain, else the TXT record on the host or its registrable domain. */
       const verifyOwnership = Effect.fn("WafDetection.verifyOwnership")(function*(host: string, auditToken: string | undefined) {
         if (auditToken !== undefined) {
-          const ok = yield* keys.verifyAuditToken(auditToken, host).pipe(Effect.orElseSucceed(() => false))
+          const ok = yield* auditTokens.verify(auditToken, host)
           if (ok) return { ok: true as const, method: "audit_token" as const, name: host }
         }
         if (isIP(host) !== 0) {

@@ -2,15 +2,13 @@
  * The one place a finished request's facts are known: the pipeline (src/http/pipeline.ts) calls
  * `onResponse` once per request, answered or cut by its deadline, after the answer is handed to
  * the server. Observers plug in here (the request log below; an access log, Prometheus metrics)
- * without touching the pipeline: add yours to `RequestObserverLive` in src/Http.ts.
+ * without touching the pipeline: add yours to `RequestObserverLive` (src/surfaces/server/observers.ts).
  *
  * `onResponse` is synchronous and must not block: it runs on the request's fiber, on the event
  * loop. Buffer and write elsewhere, as the request log does.
  */
-import { Context, Effect, Layer } from "effect"
+import { Context } from "effect"
 import type { CallerShape } from "../../kernel/Caller"
-import { RequestLog } from "../../product/metering/RequestLog"
-import { accessLogObserver } from "../observability/accessLog"
 import type { CacheOutcome } from "./RequestFacts"
 
 export interface FinishedRequest {
@@ -48,27 +46,3 @@ export class RequestObserver extends Context.Tag("domain-intel/RequestObserver")
     }
   })
 }
-
-/** The request log (analytics, quota usage): one record per authenticated request. */
-export const requestLogObserver: Effect.Effect<RequestObserverShape, never, RequestLog> = Effect.map(RequestLog, (log) => ({
-  onResponse: (r) => {
-    if (r.caller === undefined) return
-    log.unsafeRecord({
-      orgId: r.caller.org.id,
-      operation: r.operation,
-      category: r.category,
-      method: r.method,
-      path: r.path,
-      status: r.status,
-      latencyMs: r.durationMs,
-      cache: r.cache ?? null,
-      ts: r.ts
-    })
-  }
-}))
-
-/** The observers the server runs. */
-export const RequestObserverLive = Layer.scoped(
-  RequestObserver,
-  Effect.map(Effect.zip(requestLogObserver, accessLogObserver), ([log, access]) => RequestObserver.combine(log, access))
-)

@@ -12,12 +12,9 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
 import { isIP } from "node:net"
 import { parse as parseDomain } from "tldts"
 import type { Plan } from "../../kernel/plans"
+import type { Organization } from "../../kernel/Caller"
 
-export interface Organization {
-  readonly id: string
-  readonly name: string
-  readonly plan: Plan
-}
+export type { Organization }
 
 /** A genuine, live API key: its organization and public id. */
 export interface AuthenticatedKey {

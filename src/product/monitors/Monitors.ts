@@ -22,7 +22,7 @@ import {
   uptimeReport,
   uptimeWindow
 } from "./analyze"
-import { conditionSchemas } from "../../surfaces/api/monitors"
+import { conditionSchemas } from "./conditions"
 import type { MonitorKind } from "../../kernel/monitorKinds"
 import { monitorJson, type MonitorRow, resultJson, type ResultRow } from "./rows"
 import { normalizeTarget, vetMonitorTarget } from "./target"

@@ -1,4 +1,4 @@
-import { group } from "../../platform/http/group"
+import { HttpApiBuilder } from "@effect/platform"
 import { Clock, Effect, Option } from "effect"
 import { Api } from "../api/Api"
 import { Caller } from "../../kernel/Caller"
@@ -7,7 +7,7 @@ import { Accounts } from "../../product/accounts/Accounts"
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
-export const AccountLive = group(Api, "account", (handlers) =>
+export const AccountLive = HttpApiBuilder.group(Api, "account", (handlers) =>
   Effect.gen(function*() {
     const quota = yield* Quota
     const accounts = yield* Accounts

@@ -1,4 +1,4 @@
-import { group } from "../../platform/http/group"
+import { HttpApiBuilder } from "@effect/platform"
 import { HttpServerRequest } from "@effect/platform"
 import { Effect, Layer, ParseResult, Schema } from "effect"
 import { Api } from "../api/Api"
@@ -40,7 +40,7 @@ const resolveNotes = Effect.gen(function*() {
   return body.notes ?? null
 })
 
-export const AlertsLive = group(Api, "alerts", (handlers) =>
+export const AlertsLive = HttpApiBuilder.group(Api, "alerts", (handlers) =>
   Effect.gen(function*() {
     const alerts = yield* Alerts
     return handlers

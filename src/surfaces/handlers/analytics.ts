@@ -1,4 +1,4 @@
-import { group } from "../../platform/http/group"
+import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { Api } from "../api/Api"
 import { Caller } from "../../kernel/Caller"
@@ -9,7 +9,7 @@ import { UsageReport } from "../api/analytics"
 /** The usage report skips the success encoder (src/http/asJson.ts; test/analytics/http.test.ts). */
 const usageJson = asJson(UsageReport)
 
-export const AnalyticsLive = group(Api, "analytics", (handlers) =>
+export const AnalyticsLive = HttpApiBuilder.group(Api, "analytics", (handlers) =>
   Effect.gen(function*() {
     const analytics = yield* Analytics
     return handlers

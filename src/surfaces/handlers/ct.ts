@@ -1,9 +1,9 @@
-import { group } from "../../platform/http/group"
+import { HttpApiBuilder } from "@effect/platform"
 import { Api } from "../api/Api"
 import { ctLogsResponse } from "../../analyses/ct/report"
 
 export { parseSince } from "../../analyses/ct/report"
 
-export const CtLive = group(Api, "ct", (handlers) =>
+export const CtLive = HttpApiBuilder.group(Api, "ct", (handlers) =>
   handlers.handle("ctLogs", ({ urlParams }) => ctLogsResponse(urlParams))
 )

@@ -1,4 +1,4 @@
-import { group } from "../../platform/http/group"
+import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "../api/Api"
 import { Caller } from "../../kernel/Caller"
@@ -7,7 +7,7 @@ import { reportFacts } from "../../platform/http/RequestFacts"
 import { normalizeDomain } from "../../kernel/domainParam"
 import { ZoneHygiene } from "../../analyses/zone/ZoneHygiene"
 
-export const DnsLive = group(Api, "dns", (handlers) =>
+export const DnsLive = HttpApiBuilder.group(Api, "dns", (handlers) =>
   handlers.handle("zoneHygiene", ({ urlParams }) =>
     Effect.gen(function*() {
       const domain = normalizeDomain(urlParams.domain)

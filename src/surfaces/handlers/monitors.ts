@@ -1,11 +1,11 @@
-import { group } from "../../platform/http/group"
+import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { checkChannels } from "./alerts"
 import { Api } from "../api/Api"
 import { Caller } from "../../kernel/Caller"
 import { Monitors } from "../../product/monitors/Monitors"
 
-export const MonitorsLive = group(Api, "monitors", (handlers) =>
+export const MonitorsLive = HttpApiBuilder.group(Api, "monitors", (handlers) =>
   Effect.gen(function*() {
     const monitors = yield* Monitors
     return handlers

@@ -1,7 +1,7 @@
-import { group } from "../../platform/http/group"
+import { HttpApiBuilder } from "@effect/platform"
 import { Api } from "../api/Api"
 import { httpCheck } from "../../analyses/network/HttpCheck"
 
-export const NetworkLive = group(Api, "network", (handlers) =>
+export const NetworkLive = HttpApiBuilder.group(Api, "network", (handlers) =>
   handlers.handle("httpCheck", ({ urlParams }) => httpCheck(urlParams))
 )

@@ -1,10 +1,10 @@
-import { group } from "../../platform/http/group"
+import { HttpApiBuilder } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { Api } from "../api/Api"
 import { NotReady } from "../../kernel/errors"
 
-export const SystemLive = group(Api, "system", (handlers) =>
+export const SystemLive = HttpApiBuilder.group(Api, "system", (handlers) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     return handlers

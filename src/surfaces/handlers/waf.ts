@@ -1,10 +1,10 @@
-import { group } from "../../platform/http/group"
+import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "../api/Api"
 import { Caller } from "../../kernel/Caller"
 import { WafDetection } from "../../analyses/waf/WafDetection"
 
-export const WafLive = group(Api, "waf", (handlers) =>
+export const WafLive = HttpApiBuilder.group(Api, "waf", (handlers) =>
   handlers.handle("wafDetection", ({ urlParams }) =>
     Effect.gen(function*() {
       const waf = yield* WafDetection

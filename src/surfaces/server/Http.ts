@@ -12,6 +12,7 @@ import { AnalyticsWorkers } from "../../product/analytics/Pruning"
 import { Accounts } from "../../product/accounts/Accounts"
 import { AccountLive } from "../handlers/account"
 import { KeyActivity } from "../../product/accounts/KeyActivity"
+import { AuditTokensLive } from "../../product/accounts/auditTokens"
 import { AuthLive, Bearer } from "../../product/auth/Auth"
 import { Keys } from "../../product/accounts/Keys"
 import { AppConfig } from "../../platform/Config"
@@ -25,12 +26,12 @@ import { DnssecValidator } from "../../adapters/dnssec/DnssecValidator"
 import { ContentFreshness } from "../../analyses/freshness/ContentFreshness"
 import { FreshnessLive } from "../handlers/freshness"
 import { AttributedLive } from "../../platform/http/Attributed"
-import * as BunServer from "../../platform/http/bunServer"
+import * as BunHttpServer from "@effect/platform-bun/BunHttpServer"
 import { Deadlines } from "../../platform/http/Deadlines"
 import { makeOperations, Operations, type RawRoute, routerConfig } from "../../platform/http/Operation"
 import { pipeline, pipelineDeps, trackingHeaders } from "../../platform/http/pipeline"
 import { renderErrors } from "./renderErrors"
-import { RequestObserverLive } from "../../platform/http/RequestObserver"
+import { RequestObserverLive } from "./observers"
 import { Quota } from "../../product/metering/Quota"
 import { RequestLog } from "../../product/metering/RequestLog"
 import { CtHistory } from "../../adapters/ct/CtHistory"
@@ -68,7 +69,7 @@ const CtWithinDeadline = CtAggregator.Live.pipe(
 
 /** Services shared by the server and the CLI. */
 export const ServicesLive = Bearer.Default.pipe(
-  Layer.provideMerge(Layer.mergeAll(KeyActivity.Default, Quota.Default, RequestLog.Default, OperationsLive)),
+  Layer.provideMerge(Layer.mergeAll(KeyActivity.Default, Quota.Default, RequestLog.Default, OperationsLive, AuditTokensLive)),
   Layer.provideMerge(Layer.mergeAll(Keys.Default, Accounts.Default.pipe(Layer.provide(Keys.Default)))),
   Layer.provideMerge(ZoneHygiene.Live),
   Layer.provideMerge(Layer.mergeAll(HttpProbe.Live, DnssecValidator.Live, CtWithinDeadline).pipe(Layer.provideMerge(DnsResolver.Live))),
@@ -118,7 +119,7 @@ export const longestDeadlineMs = (config: AppConfig["Type"]) =>
   Math.max(config.operationDeadlineMs, HTTP_CHECK_MAX_TIMEOUT_MS + HTTP_CHECK_MARGIN_MS)
 
 /**
- * Bun.serve on `port`/`hostname` (src/http/bunServer.ts). Its idle timeout (seconds without a byte either way; Bun's
+ * The platform's Bun server on `port`/`hostname`. Its idle timeout (seconds without a byte either way; Bun's
  * default 10 s cut slow operations into empty replies) stays above the longest deadline, so every
  * request gets its answer. Bodies: the pipeline refuses past 1 MiB in the envelope
  * (src/http/body.ts); Bun's own limit is a backstop above that.
@@ -126,7 +127,7 @@ export const longestDeadlineMs = (config: AppConfig["Type"]) =>
 export const serverLayer = (options: { readonly port: number; readonly hostname: string }) =>
   Layer.unwrapEffect(
     Effect.map(AppConfig, (config) =>
-      BunServer.layer({
+      BunHttpServer.layer({
         ...options,
         idleTimeout: Math.min(255, Math.ceil(longestDeadlineMs(config) / 1000) + 5),
         maxRequestBodySize: 8 * MAX_BODY_BYTES

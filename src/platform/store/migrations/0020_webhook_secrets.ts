@@ -6,7 +6,10 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect } from "effect"
-import { newSigningSecret } from "../../../product/alerts/analyze"
+import { randomBytes } from "node:crypto"
+
+/** Frozen here: a migration must keep doing what it did when it first ran, whatever the app does later. */
+const newSigningSecret = (): string => `whsec_${randomBytes(32).toString("base64")}`
 
 export default Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
