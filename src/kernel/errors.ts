@@ -1,6 +1,6 @@
 /**
  * The error catalogue (DECISIONS.md, "HTTP conventions"): one class per code, each knowing its
- * HTTP status and wire code. Every REST error leaves the service as
+ * HTTP status and wire code, declared once on the class (the wire schemas read them from it). Every REST error leaves the service as
  * `{"error":{"code","message","details?"}}`; the wire schemas below make OpenAPI show exactly that.
  */
 import { HttpApiSchema } from "@effect/platform"
@@ -101,64 +101,57 @@ export const Envelope = <C extends string>(code: C) =>
     })
   })
 
+type ErrorClass<Self extends ApiError> = Schema.Schema<Self, any, never> & { new(args: any): Self }
+
+/** The code and status an error class declares (read once from an instance: one place each). */
+const declared = <Self extends ApiError>(cls: ErrorClass<Self>) => {
+  const { code, status } = new cls({ message: "", retryAfterSeconds: 0 })
+  return { code: code as Self["code"], status }
+}
+
 /** Schema from the envelope to the error class, annotated with its status, for `addError`. */
-const wire = <Self extends ApiError, C extends string>(
-  cls: Schema.Schema<Self, any, never> & { new(args: any): Self },
-  code: C,
-  status: number
-) =>
-  Schema.transform(Envelope(code), Schema.typeSchema(cls), {
+const wire = <Self extends ApiError>(cls: ErrorClass<Self>) => {
+  const { code, status } = declared(cls)
+  return Schema.transform(Envelope(code), Schema.typeSchema(cls), {
     strict: false,
     decode: (e) => new cls({ message: e.error.message, details: e.error.details }),
     encode: (err: Self) => ({ error: { code, message: err.message, ...(err.details === undefined ? {} : { details: err.details }) } })
   }).annotations(HttpApiSchema.annotations({ status }))
+}
 
-export const InvalidRequestWire = wire(InvalidRequest, "invalid_request", 400)
-export const TargetForbiddenWire = wire(TargetForbidden, "target_forbidden", 400)
-export const UnauthorizedWire = wire(Unauthorized, "unauthorized", 401)
-export const PlanForbiddenWire = wire(PlanForbidden, "plan_forbidden", 403)
-export const NotFoundWire = wire(NotFound, "not_found", 404)
-export const MethodNotAllowedWire = wire(MethodNotAllowed, "method_not_allowed", 405)
-export const PayloadTooLargeWire = wire(PayloadTooLarge, "payload_too_large", 413)
-export const AlertAlreadyResolvedWire = wire(AlertAlreadyResolved, "alert_already_resolved", 409)
-/** 429: the wait travels as `details.retry_after_seconds` (and the Retry-After header). */
-export const QuotaExceededWire = Schema.transform(
-  Schema.Struct({
-    error: Schema.Struct({
-      code: Schema.Literal("quota_exceeded"),
-      message: Schema.String,
-      details: Schema.Struct({ retry_after_seconds: Schema.Number })
-    })
-  }),
-  Schema.typeSchema(QuotaExceeded),
-  {
-    strict: false,
-    decode: (e) => new QuotaExceeded({ message: e.error.message, retryAfterSeconds: e.error.details.retry_after_seconds }),
-    encode: (err: QuotaExceeded) => ({
-      error: { code: "quota_exceeded" as const, message: err.message, details: { retry_after_seconds: err.retryAfterSeconds } }
-    })
-  }
-).annotations(HttpApiSchema.annotations({ status: 429 }))
-export const RateLimitedWire = Schema.transform(
-  Schema.Struct({
-    error: Schema.Struct({
-      code: Schema.Literal("rate_limited"),
-      message: Schema.String,
-      details: Schema.Struct({ retry_after_seconds: Schema.Number })
-    })
-  }),
-  Schema.typeSchema(RateLimited),
-  {
-    strict: false,
-    decode: (e) => new RateLimited({ message: e.error.message, retryAfterSeconds: e.error.details.retry_after_seconds }),
-    encode: (err: RateLimited) => ({
-      error: { code: "rate_limited" as const, message: err.message, details: { retry_after_seconds: err.retryAfterSeconds } }
-    })
-  }
-).annotations(HttpApiSchema.annotations({ status: 429 }))
-export const UpstreamUnavailableWire = wire(UpstreamUnavailable, "upstream_unavailable", 502)
-export const NotReadyWire = wire(NotReady, "not_ready", 503)
-export const InternalErrorWire = wire(InternalError, "internal_error", 500)
+/** A 429's wire form: the wait travels as `details.retry_after_seconds` (and the Retry-After header). */
+const wireWithRetry = <Self extends QuotaExceeded | RateLimited>(cls: ErrorClass<Self>) => {
+  const { code, status } = declared(cls)
+  return Schema.transform(
+    Schema.Struct({
+      error: Schema.Struct({
+        code: Schema.Literal(code),
+        message: Schema.String,
+        details: Schema.Struct({ retry_after_seconds: Schema.Number })
+      })
+    }),
+    Schema.typeSchema(cls),
+    {
+      strict: false,
+      decode: (e) => new cls({ message: e.error.message, retryAfterSeconds: e.error.details.retry_after_seconds }),
+      encode: (err: Self) => ({ error: { code, message: err.message, details: { retry_after_seconds: err.retryAfterSeconds } } })
+    }
+  ).annotations(HttpApiSchema.annotations({ status }))
+}
+
+export const InvalidRequestWire = wire(InvalidRequest)
+export const TargetForbiddenWire = wire(TargetForbidden)
+export const UnauthorizedWire = wire(Unauthorized)
+export const PlanForbiddenWire = wire(PlanForbidden)
+export const NotFoundWire = wire(NotFound)
+export const MethodNotAllowedWire = wire(MethodNotAllowed)
+export const PayloadTooLargeWire = wire(PayloadTooLarge)
+export const AlertAlreadyResolvedWire = wire(AlertAlreadyResolved)
+export const QuotaExceededWire = wireWithRetry(QuotaExceeded)
+export const RateLimitedWire = wireWithRetry(RateLimited)
+export const UpstreamUnavailableWire = wire(UpstreamUnavailable)
+export const NotReadyWire = wire(NotReady)
+export const InternalErrorWire = wire(InternalError)
 
 /**
  * The JSON body of an error, as the pipeline writes it for answers it gives outside the HttpApi

@@ -1,12 +1,12 @@
 /**
- * The contract from the client side: an `HttpApiClient` derived from the very `Api` the server
- * serves decodes the service's answers, errors included (a 404 on an unknown rule, a 429 with
+ * The contract from the client side: the exported typed client (src/surfaces/client.ts), an
+ * `HttpApiClient` derived from the very `Api` the server serves, decodes the service's answers, errors included (a 404 on an unknown rule, a 429 with
  * its `retryAfterSeconds`), and the 429's headers say when the quota resets.
  */
-import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import { FetchHttpClient, HttpClient } from "@effect/platform"
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Effect } from "effect"
-import { Api } from "../../src/surfaces/api/Api"
+import { makeClient } from "../../src/surfaces/client"
 import { NotFound, QuotaExceeded } from "../../src/kernel/errors"
 import { monthStart, nextMonthStart } from "../../src/product/metering/Quota"
 import { startService, type TestService } from "../support/service"
@@ -18,11 +18,7 @@ beforeAll(async () => {
 })
 afterAll(() => svc?.stop())
 
-const clientFor = (key: string) =>
-  HttpApiClient.make(Api, {
-    baseUrl: svc.baseUrl,
-    transformClient: HttpClient.mapRequest(HttpClientRequest.bearerToken(key))
-  })
+const clientFor = (key: string) => makeClient({ baseUrl: svc.baseUrl, apiKey: key })
 
 const run = <A, E>(effect: Effect.Effect<A, E, HttpClient.HttpClient>) =>
   Effect.runPromise(Effect.either(effect).pipe(Effect.provide(FetchHttpClient.layer)))
@@ -32,6 +28,35 @@ const useUp = (orgId: string) =>
   svc.sql("INSERT INTO quota_usage (org_id, month, used) VALUES (?, ?, 1000)", [orgId, monthStart(Date.now())])
 
 describe("derived HttpApiClient", () => {
+  test("without a key: the open probes answer, a metered operation is Unauthorized", async () => {
+    const health = await run(Effect.flatMap(makeClient({ baseUrl: svc.baseUrl }), (c) => c.system.healthz()))
+    expect(health._tag).toBe("Right")
+    if (health._tag === "Right") expect(health.right).toEqual({ status: "ok" })
+    const account = await run(Effect.flatMap(makeClient({ baseUrl: svc.baseUrl }), (c) => c.account.account()))
+    expect(account._tag).toBe("Left")
+    if (account._tag === "Left") expect((account.left as { _tag: string })._tag).toBe("Unauthorized")
+  })
+
+  test("create, read and delete an alert rule through the client", async () => {
+    const { key } = await svc.newKey("developer")
+    const flow = Effect.gen(function*() {
+      const c = yield* clientFor(key)
+      const created = yield* c.alerts.createAlertRule({
+        payload: { name: "errors", metric: "error_rate", operator: "gt", threshold_value: 5, window_minutes: 5, channels: [], cooldown_minutes: 10, enabled: true }
+      })
+      const read = yield* c.alerts.getAlertRule({ path: { id: created.rule.id } })
+      yield* c.alerts.deleteAlertRule({ path: { id: created.rule.id } })
+      const gone = yield* Effect.either(c.alerts.getAlertRule({ path: { id: created.rule.id } }))
+      return { created, read, gone }
+    })
+    const result = await run(flow)
+    expect(result._tag).toBe("Right")
+    if (result._tag !== "Right") return
+    expect(result.right.read.rule).toEqual(result.right.created.rule)
+    expect(result.right.created.signing_secret).toMatch(/^whsec_/)
+    expect(result.right.gone._tag).toBe("Left")
+  })
+
   test("a success decodes into the endpoint's schema", async () => {
     const { key } = await svc.newKey("enterprise")
     const result = await run(Effect.flatMap(clientFor(key), (c) => c.alerts.listAlertRules()))
