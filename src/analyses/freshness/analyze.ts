@@ -2,6 +2,7 @@
  * Content Freshness, pure core: a fetched page (headers, HTML text, URL) and the current time in,
  * the report out. Thresholds and weights are documented in the README (Page intelligence).
  */
+import { FreshnessReport as FreshnessReportSchema } from "./schema"
 import { analyzeCache, type CacheAnalysis } from "./cache"
 import { type DayDate, dayKey, parseHttpDate, toEpoch, toIso } from "./dates"
 import { extractSignals, type RawSignal } from "./extract"
@@ -25,31 +26,7 @@ export interface DatedField {
   readonly ageInDays: number
 }
 
-export interface FreshnessReport {
-  readonly domain: string
-  readonly url: string
-  readonly finalUrl: string
-  readonly statusCode: number
-  readonly lastModifiedHeader: string | null
-  readonly publishDate: DatedField | null
-  readonly modifiedDate: DatedField | null
-  readonly allDatesFound: ReadonlyArray<DateFound>
-  readonly contentAge: { readonly days: number | null; readonly category: AgeCategory; readonly basis: "modified" | "published" | null }
-  readonly cacheHeaders: CacheAnalysis
-  readonly dateConsistency: {
-    readonly consistent: boolean
-    readonly issues: ReadonlyArray<string>
-    readonly dateSpreadDays: number | null
-    readonly modifiedAfterPublished: boolean | null
-    readonly ignored: ReadonlyArray<{ readonly source: string; readonly reason: string }>
-  }
-  readonly confidence: Confidence
-  readonly score: number
-  readonly scoreBreakdown: { readonly contentAge: number; readonly signalQuality: number; readonly cacheHygiene: number }
-  readonly grade: Grade
-  readonly recommendations: ReadonlyArray<string>
-  readonly bodyTruncated: boolean
-}
+export type FreshnessReport = typeof FreshnessReportSchema.Type
 
 export interface PageInput {
   readonly domain: string

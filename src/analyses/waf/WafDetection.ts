@@ -6,6 +6,7 @@ import { Context, Effect, Layer } from "effect"
 import { isIP } from "node:net"
 import { getDomain } from "tldts"
 import { AuditTokens } from "./AuditTokens"
+import { ActiveProbe as ActiveProbeSchema, ProviderOut as ProviderOutSchema, WafReport as WafReportSchema } from "./schema"
 import { DnsResolver } from "../../adapters/dns/DnsResolver"
 import type { InvalidRequest, TargetForbidden } from "../../kernel/errors"
 import { decodeHtml } from "../freshness/decode"
@@ -39,48 +40,9 @@ const benignHeaders: ReadonlyArray<readonly [string, string]> = [
   ["Accept-Language", "en-US,en;q=0.8"]
 ]
 
-/** A providers entry as reported: the match without its internal enforcement facts. */
-export type ProviderOut = Pick<
-  ProviderMatch,
-  "name" | "vendor" | "confidence" | "confidence_level" | "evidence" | "last_verified_at" | "source_url"
->
-
-export type ActiveProbe =
-  | {
-    readonly probed: false
-    readonly ownership_verified: false
-    readonly method: null
-    readonly refusal_reason: string
-  }
-  | {
-    readonly probed: true
-    readonly ownership_verified: true
-    readonly method: "dns_txt" | "audit_token"
-    readonly verified_name: string
-    readonly target: string
-    readonly canaries: ReadonlyArray<CanaryResult>
-    readonly summary: { readonly canaries_sent: number; readonly blocked: number; readonly passed: number; readonly enforcement: "verified" | "partial" | "none" }
-  }
-
-export interface WafReport {
-  readonly domain: string
-  readonly url: string
-  readonly final_url: string
-  readonly detected: boolean
-  readonly provider_present: boolean
-  readonly enforcement_signal: "low" | "medium" | "high" | "verified"
-  readonly block_category: BlockCategory
-  readonly status_code: number | null
-  readonly primaryProvider: string | null
-  readonly providers: ReadonlyArray<ProviderOut>
-  readonly providerCount: number
-  readonly topology: "single" | "layered" | null
-  readonly topology_chain: ReadonlyArray<string>
-  readonly active_probe: ActiveProbe | null
-  readonly recommendations: ReadonlyArray<string>
-  readonly error: string | null
-  readonly response_time_ms: number
-}
+export type ProviderOut = typeof ProviderOutSchema.Type
+export type ActiveProbe = typeof ActiveProbeSchema.Type
+export type WafReport = typeof WafReportSchema.Type
 
 export const observed = (o: ProbeOutcome): ObservedResponse | null => {
   const r = o.response

@@ -4,84 +4,15 @@ import { Auth } from "../../product/auth/Auth"
 import { TargetForbiddenWire } from "../../kernel/errors"
 import { DomainParam } from "./freshness"
 import { PlanLabel } from "../../platform/http/Operation"
+import { WafReport } from "../../analyses/waf/schema"
 
-const N = <S extends Schema.Schema.Any>(s: S) => Schema.NullOr(s)
+export { ProviderOut, WafReport } from "../../analyses/waf/schema"
 
 export const ActiveProbeParam = Schema.transform(
   Schema.String.pipe(Schema.filter((s) => /^(true|false|1|0|yes|no)$/i.test(s.trim()), { message: () => "active_probe must be true or false" })),
   Schema.Boolean,
   { strict: true, decode: (s) => /^(true|1|yes)$/i.test(s.trim()), encode: (b) => (b ? "true" : "false") }
 ).annotations({ description: "true runs the active probe (needs proven ownership); anything else is passive only" })
-
-const Evidence = Schema.Struct({
-  kind: Schema.Literal("block-header", "header", "server", "cookie", "body", "status"),
-  detail: Schema.String,
-  weight: Schema.Number
-})
-
-export const ProviderOut = Schema.Struct({
-  name: Schema.String,
-  vendor: Schema.String,
-  confidence: Schema.Number.annotations({ description: "0-1, noisy-OR of the matched signature weights" }),
-  confidence_level: Schema.Literal("high", "medium", "low"),
-  evidence: Schema.Array(Evidence),
-  last_verified_at: Schema.String,
-  source_url: Schema.String
-})
-
-const Canary = Schema.Struct({
-  canary: Schema.Literal("sqli", "xss", "path_traversal", "shellshock", "scanner_ua"),
-  description: Schema.String,
-  blocked: Schema.Boolean,
-  status_code: N(Schema.Number),
-  reason: Schema.String,
-  provider: N(Schema.String),
-  elapsed_ms: Schema.Number,
-  error: N(Schema.String)
-})
-
-const ActiveProbe = Schema.Union(
-  Schema.Struct({
-    probed: Schema.Literal(false),
-    ownership_verified: Schema.Literal(false),
-    method: Schema.Null,
-    refusal_reason: Schema.String
-  }),
-  Schema.Struct({
-    probed: Schema.Literal(true),
-    ownership_verified: Schema.Literal(true),
-    method: Schema.Literal("dns_txt", "audit_token"),
-    verified_name: Schema.String,
-    target: Schema.String,
-    canaries: Schema.Array(Canary),
-    summary: Schema.Struct({
-      canaries_sent: Schema.Number,
-      blocked: Schema.Number,
-      passed: Schema.Number,
-      enforcement: Schema.Literal("verified", "partial", "none")
-    })
-  })
-)
-
-export const WafReport = Schema.Struct({
-  domain: Schema.String,
-  url: Schema.String,
-  final_url: Schema.String,
-  detected: Schema.Boolean.annotations({ description: "Deprecated: use provider_present" }),
-  provider_present: Schema.Boolean,
-  enforcement_signal: Schema.Literal("low", "medium", "high", "verified"),
-  block_category: Schema.Literal("none", "waf-block", "rate-limit", "provider-block", "country-block", "custom-block"),
-  status_code: N(Schema.Number),
-  primaryProvider: N(Schema.String),
-  providers: Schema.Array(ProviderOut),
-  providerCount: Schema.Number,
-  topology: N(Schema.Literal("single", "layered")),
-  topology_chain: Schema.Array(Schema.String),
-  active_probe: N(ActiveProbe),
-  recommendations: Schema.Array(Schema.String),
-  error: N(Schema.String),
-  response_time_ms: Schema.Number
-})
 
 export class WafApi extends HttpApiGroup.make("waf")
   .add(
