@@ -1,16 +1,16 @@
 /**
- * Enforcement of every request's deadline (src/http/pipeline.ts) by one sweeper for all of them:
+ * Enforcement of every request's deadline (src/platform/http/pipeline.ts) by one sweeper for all of them:
  * the pipeline registers each request's fiber here while it waits on the work; every `tickMs` the
  * sweeper interrupts the fibers whose deadline has passed, and the pipeline answers them. One
  * background fiber instead of a timer and a race (or a forked fiber) per request, which cost
  * about as much as the whole framework per request under load. A request is cut at most
  * `tickMs` after its deadline.
  */
-import { Duration, Effect, FiberId, Schedule } from "effect"
+import { Clock, Duration, Effect, FiberId, Schedule } from "effect"
 import type { RuntimeFiber } from "effect/Fiber"
 
 export interface Tracked {
-  /** performance.now() value past which the work is interrupted. */
+  /** Epoch ms, by the Clock, past which the work is interrupted. */
   readonly deadlineAt: () => number
   readonly fiber: RuntimeFiber<any, any>
   /** Set by the sweeper when it interrupted the work. */
@@ -25,9 +25,10 @@ export const deadlineFiberId = FiberId.make(-1, 0)
 export class Deadlines extends Effect.Service<Deadlines>()("domain-intel/Deadlines", {
   scoped: Effect.gen(function*() {
     const inFlight = new Set<Tracked>()
-    const sweep = Effect.sync(() => {
+    // Time is the Clock's (Effect's `Clock`, a test's TestClock included), so a test moves a
+    // request past its deadline without waiting for it.
+    const sweep = Effect.map(Clock.currentTimeMillis, (now) => {
       if (inFlight.size === 0) return
-      const now = performance.now()
       for (const t of inFlight) {
         if (t.deadlineAt() <= now) {
           inFlight.delete(t)

@@ -33,7 +33,9 @@ export interface RequestFacts {
   readonly started: number
   /** Epoch ms at receipt. */
   readonly ts: number
-  /** performance.now() value past which the request is answered 502 (src/http/pipeline.ts). */
+  /** Epoch ms by the fiber's Clock at receipt (what deadlines are measured from, so TestClock drives them). */
+  readonly clockStart: number
+  /** Clock ms past which the request is answered 502 (src/platform/http/pipeline.ts). */
   deadlineAt: number
   operation: OperationInfo | undefined
   caller: Caller["Type"] | undefined
@@ -106,7 +108,7 @@ export const attributeIn = (operations: Operations["Type"], context: Context.Con
   if (op.deadline !== undefined) {
     const query = Context.getOption(context as Context.Context<HttpServerRequest.ParsedSearchParams>, HttpServerRequest.ParsedSearchParams)
     const ms = op.deadline(query._tag === "Some" ? query.value : {})
-    if (ms !== undefined) facts.deadlineAt = facts.started + ms
+    if (ms !== undefined) facts.deadlineAt = facts.clockStart + ms
   }
   return op
 }

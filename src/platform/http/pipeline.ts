@@ -17,6 +17,7 @@ import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform
 import { Cause, Context, Effect } from "effect"
 import { AppConfig } from "../Config"
 import { type ApiError, errorBody, NotFound, UpstreamUnavailable } from "../../kernel/errors"
+import { nowIn } from "../../kernel/fiberClock"
 import { installBody, readBody } from "./body"
 import { Deadlines, type Tracked } from "./Deadlines"
 import { canonicalPath } from "./Operation"
@@ -56,7 +57,7 @@ export const trackingHeaders: HttpApp.PreResponseHandler = (request, response) =
 const hasBody = (method: string) => method !== "GET" && method !== "HEAD" && method !== "OPTIONS"
 
 const deadlineAnswer = (facts: RequestFacts) =>
-  own(facts, new UpstreamUnavailable({ message: `the operation did not finish within its deadline of ${Math.round(facts.deadlineAt - facts.started)} ms` }))
+  own(facts, new UpstreamUnavailable({ message: `the operation did not finish within its deadline of ${Math.round(facts.deadlineAt - facts.clockStart)} ms` }))
 
 /** What the pipeline needs, resolved once when the server is built (not per request). */
 export interface PipelineDeps {
@@ -80,6 +81,7 @@ export const pipeline = (app: HttpApp.Default, { config, deadlines, observer }: 
   Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>((fiber) => {
     const request = Context.unsafeGet(fiber.currentContext as Context.Context<HttpServerRequest.HttpServerRequest>, HttpServerRequest.HttpServerRequest)
     const started = performance.now()
+    const clockStart = nowIn(fiber)
     const q = request.url.indexOf("?")
     const path = q === -1 ? request.url : request.url.slice(0, q)
     const facts: RequestFacts = {
@@ -87,7 +89,8 @@ export const pipeline = (app: HttpApp.Default, { config, deadlines, observer }: 
       requestId: requestIdFrom(headerOf(request, "x-request-id")),
       started,
       ts: Date.now(),
-      deadlineAt: started + config.operationDeadlineMs,
+      clockStart,
+      deadlineAt: clockStart + config.operationDeadlineMs,
       operation: undefined,
       caller: undefined,
       quota: undefined,
