@@ -13,6 +13,7 @@ import {
 } from "./domain/errors"
 import { CtApi } from "./ct/api"
 import { DnsApi } from "./dns/api"
+import { EmailApi } from "./surfaces/rest/email/api"
 import { FreshnessApi } from "./freshness/api"
 import { MonitorsApi } from "./monitors/api"
 import { NetworkApi } from "./network/api"
@@ -30,6 +31,7 @@ export class Api extends HttpApi.make("domain-intel")
   .add(WafApi)
   .add(AccountApi)
   .add(MonitorsApi)
+  .add(EmailApi)
   // Any request: a bad parameter or body, an unknown route or method, a body over 1 MiB, an
   // operation past its deadline (502), a defect.
   .addError(InvalidRequestWire)

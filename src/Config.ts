@@ -92,6 +92,8 @@ export interface AppConfigShape {
    * (OPERATION_DEADLINE_MS, default 25000, 1000-120000). http-check: its own `timeout` + 2 s.
    */
   readonly operationDeadlineMs: number
+  /** Port of the STARTTLS probe of Email Security (SMTP_PORT, default 25). */
+  readonly smtpPort: number
 }
 
 const config = Config.all({
@@ -140,6 +142,10 @@ const config = Config.all({
   operationDeadlineMs: Config.integer("OPERATION_DEADLINE_MS").pipe(
     Config.withDefault(25000),
     Config.validate({ message: "OPERATION_DEADLINE_MS must be between 1000 and 120000", validation: (n) => n >= 1000 && n <= 120000 })
+  ),
+  smtpPort: Config.integer("SMTP_PORT").pipe(
+    Config.withDefault(25),
+    Config.validate({ message: "SMTP_PORT must be 1-65535", validation: (n) => n >= 1 && n <= 65535 })
   )
 })
 

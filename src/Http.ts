@@ -22,6 +22,8 @@ import { DnsResolver } from "./dns/DnsResolver"
 import { DnsLive } from "./dns/http"
 import { ZoneHygiene } from "./dns/zone/ZoneHygiene"
 import { DnssecValidator } from "./dnssec/DnssecValidator"
+import { EmailSecurity } from "./analyses/mail/EmailSecurity"
+import { EmailLive } from "./surfaces/rest/email/http"
 import { ContentFreshness } from "./freshness/ContentFreshness"
 import { FreshnessLive } from "./freshness/http"
 import { AttributedLive } from "./http/Attributed"
@@ -70,12 +72,12 @@ const CtWithinDeadline = CtAggregator.Live.pipe(
 export const ServicesLive = Bearer.Default.pipe(
   Layer.provideMerge(Layer.mergeAll(KeyActivity.Default, Quota.Default, RequestLog.Default, OperationsLive)),
   Layer.provideMerge(Layer.mergeAll(Keys.Default, Accounts.Default.pipe(Layer.provide(Keys.Default)))),
-  Layer.provideMerge(ZoneHygiene.Live),
+  Layer.provideMerge(Layer.mergeAll(ZoneHygiene.Live, EmailSecurity.Live)),
   Layer.provideMerge(Layer.mergeAll(HttpProbe.Live, DnssecValidator.Live, CtWithinDeadline).pipe(Layer.provideMerge(DnsResolver.Live))),
   Layer.provideMerge(SqlLive)
 )
 
-const GroupsLive = Layer.mergeAll(AccountLive, SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive, MonitorsLive).pipe(
+const GroupsLive = Layer.mergeAll(AccountLive, SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive, MonitorsLive, EmailLive).pipe(
   Layer.provide(Layer.mergeAll(ContentFreshness.Live, WafDetection.Live))
 )
 
