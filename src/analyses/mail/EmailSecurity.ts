@@ -41,8 +41,6 @@ export interface EmailSecurityShape {
   readonly check: (req: EmailSecurityRequest) => Effect.Effect<EmailSecurityReport, UpstreamUnavailable | NotFound>
 }
 
-/** Bounded time per MX address for the STARTTLS probe (all addresses run at once). */
-export const STARTTLS_TIMEOUT_MS = 10_000
 /** At most this many MX hosts and addresses per host are looked at (a hostile MX set stays cheap). */
 const MAX_MX_HOSTS = 10
 const MAX_IPS_PER_HOST = 4
@@ -81,7 +79,7 @@ export const makeEmailSecurity = Effect.gen(function*() {
   const starttlsOf = (host: string, ips: ReadonlyArray<string>, domain: string) =>
     Effect.forEach(ips.slice(0, MAX_IPS_PER_HOST), (ip): Effect.Effect<StarttlsResult> =>
       allowedIp(ip)
-        ? probeStarttls({ host, ip, port: config.smtpPort, timeoutMs: STARTTLS_TIMEOUT_MS, ca: extraCa, helo: `domain-intel.invalid` })
+        ? probeStarttls({ host, ip, port: config.smtpPort, timeoutMs: config.smtpTimeoutMs, ca: extraCa, helo: `domain-intel.invalid` })
         : Effect.succeed({ host, ip, supported: false, tls_version: null, certificate_valid: null, error: "address refused by the target guard (non-public)" }),
       { concurrency: "unbounded" }).pipe(Effect.annotateLogs("domain", domain))
 
@@ -139,7 +137,7 @@ export const makeEmailSecurity = Effect.gen(function*() {
       dmarcPart(domain),
       dkimPart(domain, req.dkimSelectors),
       dns.txt(`_mta-sts.${domain}`),
-      fetchPolicy(probe, domain),
+      fetchPolicy(probe, domain, config.mtaStsTimeoutMs),
       dns.txt(`_smtp._tls.${domain}`),
       dns.txt(`default._bimi.${domain}`)
     ], { concurrency: "unbounded" })

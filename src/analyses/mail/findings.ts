@@ -86,7 +86,8 @@ const dmarcFindings = (i: FindingInput, add: Add) => {
   if (m.policy === "none") add(f("dmarc", "medium", `DMARC policy is p=none${m.inherited_from ? ` (inherited from ${m.inherited_from})` : ""}: forged mail is delivered`, `Move to p=quarantine, then p=reject, once the aggregate reports show your own mail aligned: ${publish}.`)) // fixed
   if (m.policy !== null && m.policy !== "none" && m.pct !== null && m.pct < 100) add(f("dmarc", "low", `DMARC applies to only ${m.pct}% of failing mail (pct=${m.pct})`, "Remove pct= (or set pct=100) once the reports are clean."))
   if (m.policy !== null && m.policy !== "none" && m.subdomain_policy === "none" && m.inherited_from === null) add(f("dmarc", "low", "DMARC sp=none leaves every subdomain unprotected", "Remove sp=none (subdomains then inherit p=) or set sp=reject."))
-  if (m.rua.length === 0) add(f("dmarc", "low", "DMARC has no rua= address: you receive no aggregate reports", `Add rua=mailto:dmarc-reports@${d} to the record.`))
+  // A domain that sends no mail (null MX) has nothing to learn from aggregate reports.
+  if (m.rua.length === 0 && !i.mx.null_mx) add(f("dmarc", "low", "DMARC has no rua= address: you receive no aggregate reports", `Add rua=mailto:dmarc-reports@${d} to the record.`))
   for (const e of m.external_reporting.filter((x) => !x.authorized)) {
     const policyDomain = m.inherited_from ?? d
     add(f("dmarc", "medium", `DMARC ${e.kind}=${e.uri} goes to ${e.domain}, which has not authorized reports for ${policyDomain}: receivers will not send them (RFC 7489 §7.1)`, `Ask the operator of ${e.domain} to publish ${policyDomain}._report._dmarc.${e.domain}. TXT "v=DMARC1".`))

@@ -9,11 +9,10 @@ import type { HttpProbeShape } from "../../probe/HttpProbe"
 import type { PolicyFetch } from "./mtaSts"
 
 export const POLICY_MAX_BYTES = 64 * 1024
-export const POLICY_TIMEOUT_MS = 10_000
 
 export const policyUrl = (domain: string) => `https://mta-sts.${domain}/.well-known/mta-sts.txt`
 
-export const fetchPolicy = (probe: HttpProbeShape, domain: string, timeoutMs = POLICY_TIMEOUT_MS): Effect.Effect<PolicyFetch> =>
+export const fetchPolicy = (probe: HttpProbeShape, domain: string, timeoutMs: number): Effect.Effect<PolicyFetch> =>
   probe.fetch({ url: policyUrl(domain), method: "GET", timeoutMs, maxBodyBytes: POLICY_MAX_BYTES, followRedirects: false, decompress: false }).pipe(
     Effect.map((o): PolicyFetch => {
       const host = `mta-sts.${domain}`

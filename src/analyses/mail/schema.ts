@@ -153,5 +153,5 @@ export const EmailSecurityReport = Schema.Struct({
   grade: Schema.Literal("A", "B", "C", "D", "F"),
   recommendations: Strings,
   limitations: Strings
-}).annotations({ identifier: "EmailSecurityReport" })
+})
 export type EmailSecurityReport = typeof EmailSecurityReport.Type
