@@ -41,7 +41,7 @@ const email = async (domain: string, query = "") => {
   const k = domain + query
   if (reports.has(k)) return reports.get(k)
   const res = await svc.call(`/v1/security/email?domain=${domain}${query}`, { key })
-  const body = await res.json()
+  const body: any = await res.json()
   if (res.status !== 200) throw new Error(`${domain}: ${res.status} ${JSON.stringify(body)}`)
   reports.set(k, body)
   return body
@@ -149,7 +149,7 @@ describe("Email security against NSD, Unbound, an HTTPS policy server and SMTP l
   test("a domain that does not exist is 404 not_found", async () => {
     const res = await svc.call("/v1/security/email?domain=nothing-here.lab", { key })
     expect(res.status).toBe(404)
-    expect((await res.json()).error.code).toBe("not_found")
+    expect(((await res.json()) as any).error.code).toBe("not_found")
   }, 30_000)
 })
 
@@ -165,14 +165,14 @@ describe("Email security input rules", () => {
   ])("%s is 400 invalid_request", async (_what, query) => {
     const res = await svc.call(`/v1/security/email?${query}`, { key })
     expect(res.status).toBe(400)
-    expect((await res.json()).error.code).toBe("invalid_request")
+    expect(((await res.json()) as any).error.code).toBe("invalid_request")
   })
 
   test("plan and authentication: free is 403 plan_forbidden, no key 401", async () => {
     const free = (await svc.newKey("free")).key
     const r1 = await svc.call("/v1/security/email?domain=good.lab", { key: free })
     expect(r1.status).toBe(403)
-    expect((await r1.json()).error.code).toBe("plan_forbidden")
+    expect(((await r1.json()) as any).error.code).toBe("plan_forbidden")
     expect((await svc.call("/v1/security/email?domain=good.lab")).status).toBe(401)
   })
 })
@@ -188,7 +188,7 @@ describe("Email security when the service's own resolver is down", () => {
       const res = await down.call("/v1/security/email?domain=good.lab", { key: k })
       expect(performance.now() - t0).toBeLessThan(5_000)
       expect(res.status).toBe(502)
-      const body = await res.json()
+      const body: any = await res.json()
       expect(body.error.code).toBe("upstream_unavailable")
       expect(body.grade).toBeUndefined()
     } finally {
