@@ -54,6 +54,14 @@ export const mailZones = (n: number): ReadonlyArray<ZoneSpec> => {
       `_25._tcp.mx1 TLSA 3 1 1 ${TLSA_HASH}`,
       `_25._tcp.mx2 TLSA 2 1 1 ${TLSA_HASH}`
     ]), true),
+    // The bench's fully configured domain: two MX, SPF with two includes, DMARC, DKIM, MTA-STS, TLS-RPT, BIMI, DANE.
+    zone("full", [...good("full", [
+      `default._bimi TXT "v=BIMI1; l=https://full.lab/logo.svg; a=https://full.lab/vmc.pem"`,
+      `_25._tcp.mx1 TLSA 3 1 1 ${TLSA_HASH}`,
+      `_25._tcp.mx2 TLSA 3 1 1 ${TLSA_HASH}`,
+      `_spf1 TXT "v=spf1 ip4:192.0.2.0/24 -all"`,
+      `_spf2 TXT "v=spf1 ip4:198.51.100.0/24 ip6:2001:db8::/32 -all"`
+    ]).filter((r) => !r.startsWith("@ TXT")), `@ TXT "v=spf1 mx include:_spf1.full.lab include:_spf2.full.lab -all"`], true),
     zone("nospf", ["@ MX 10 mx1", `mx1 A ${a(25)}`, `_dmarc TXT "v=DMARC1; p=reject; rua=mailto:d@nospf.lab"`]),
     zone("plusall", [...good("plusall").filter((r) => !r.startsWith("@ TXT")), `@ TXT "v=spf1 +all"`]),
     zone("toomany", [...good("toomany").filter((r) => !r.startsWith("@ TXT")), `@ TXT "v=spf1 ${Array.from({ length: 11 }, (_, i) => `a:h${i}.toomany.lab`).join(" ")} -all"`,
