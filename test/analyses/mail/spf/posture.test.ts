@@ -48,8 +48,6 @@ describe("spfPosture", () => {
   test("more than 10 lookups through includes is invalid, with the count", async () => {
     const zone: Zone = {
       "example.com": txt("v=spf1 include:one.example include:two.example include:three.example -all"),
-      "one.example": txt("v=spf1 a:h1.one.example a:h2.one.example a:h3.one.example a:h4.one.example"),
-      "two.example": txt("v=spf1 mx:one.example mx:two.example a:h1.one.example a:h2.one.example"),
       "three.example": txt("v=spf1 a:h1.one.example a:h2.one.example"),
       "h1.one.example": [{ A: "192.0.2.1" }],
       "h2.one.example": [{ A: "192.0.2.2" }],
