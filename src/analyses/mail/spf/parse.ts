@@ -57,17 +57,39 @@ const cidr = (digits: string | undefined, max: number, term: string): Parsed<num
 }
 
 const DUAL_CIDR = /^(?:\/(\d+))?(?:\/\/(\d+))?$/
-// The shortest domain-spec whose remainder is a dual-cidr-length: "foo:bar/baz.example.com" keeps
-// its slash, "foo.example.com/24" gives /24.
-const SPEC_AND_CIDR = /^(.*?)(?:\/(\d+))?(?:\/\/(\d+))?$/s
+
+/**
+ * Splits a trailing dual-cidr-length off a domain-spec, scanning from the end (linear, whatever
+ * the record holds): "foo:bar/baz.example.com" keeps its slash, "foo.example.com/24//64" gives both.
+ */
+const splitCidr = (s: string): [string, string | undefined, string | undefined] => {
+  const digitsBefore = (end: number) => {
+    let k = end
+    while (k > 0 && s.charCodeAt(k - 1) >= 48 && s.charCodeAt(k - 1) <= 57) k--
+    return k
+  }
+  let end = s.length
+  let c4: string | undefined
+  let c6: string | undefined
+  let k = digitsBefore(end)
+  if (k < end && k >= 2 && s[k - 1] === "/" && s[k - 2] === "/") {
+    c6 = s.slice(k, end)
+    end = k - 2
+    k = digitsBefore(end)
+  }
+  if (k < end && k >= 1 && s[k - 1] === "/") {
+    c4 = s.slice(k, end)
+    end = k - 1
+  }
+  return [s.slice(0, end), c4, c6]
+}
 
 const addressMechanism = (kind: "a" | "mx", rest: string, term: string): Parsed<Mechanism> => {
   let spec: string | null = null
   let c4: string | undefined
   let c6: string | undefined
   if (rest.startsWith(":")) {
-    const m = SPEC_AND_CIDR.exec(rest.slice(1))!
-    ;[spec, c4, c6] = [m[1], m[2], m[3]]
+    ;[spec, c4, c6] = splitCidr(rest.slice(1))
   } else {
     const m = DUAL_CIDR.exec(rest)
     if (m === null) return fail(`invalid term '${term}'`)

@@ -30,6 +30,11 @@ describe("terms", () => {
   })
   test("a slash that is not a CIDR length stays in the domain-spec", () =>
     expect(parse("v=spf1 a:foo:bar/baz.example.com").directives[0].mechanism).toMatchObject({ spec: "foo:bar/baz.example.com", cidr4: 32 }))
+  test("dual CIDR after a domain-spec; a second single slash is not one", () => {
+    expect(parse("v=spf1 a:foo.example.com//64").directives[0].mechanism).toMatchObject({ spec: "foo.example.com", cidr4: 32, cidr6: 64 })
+    expect(parse("v=spf1 mx:foo.example.com/0//0").directives[0].mechanism).toMatchObject({ spec: "foo.example.com", cidr4: 0, cidr6: 0 })
+    expect(parseRecord("v=spf1 a:foo.example.com/24/64").ok).toBe(false)
+  })
   test("modifiers: redirect and exp are kept, unknown ones ignored", () => {
     const r = parse("v=spf1 moo.cow-far_out=man:dog/cat exp=explain.%{d} redirect=_spf.example.com")
     expect(r.redirect?.spec).toBe("_spf.example.com")
