@@ -92,6 +92,12 @@ export interface AppConfigShape {
    * (OPERATION_DEADLINE_MS, default 25000, 1000-120000). http-check: its own `timeout` + 2 s.
    */
   readonly operationDeadlineMs: number
+  /** Port of the STARTTLS probe of Email Security (SMTP_PORT, default 25). */
+  readonly smtpPort: number
+  /** Time limit of one STARTTLS probe (SMTP_TIMEOUT_MS, default 10000; every MX address probed at once). */
+  readonly smtpTimeoutMs: number
+  /** Time limit of the MTA-STS policy fetch (MTA_STS_TIMEOUT_MS, default 10000). */
+  readonly mtaStsTimeoutMs: number
 }
 
 const config = Config.all({
@@ -140,6 +146,18 @@ const config = Config.all({
   operationDeadlineMs: Config.integer("OPERATION_DEADLINE_MS").pipe(
     Config.withDefault(25000),
     Config.validate({ message: "OPERATION_DEADLINE_MS must be between 1000 and 120000", validation: (n) => n >= 1000 && n <= 120000 })
+  ),
+  smtpPort: Config.integer("SMTP_PORT").pipe(
+    Config.withDefault(25),
+    Config.validate({ message: "SMTP_PORT must be 1-65535", validation: (n) => n >= 1 && n <= 65535 })
+  ),
+  smtpTimeoutMs: Config.integer("SMTP_TIMEOUT_MS").pipe(
+    Config.withDefault(10000),
+    Config.validate({ message: "SMTP_TIMEOUT_MS must be 100-60000", validation: (n) => n >= 100 && n <= 60000 })
+  ),
+  mtaStsTimeoutMs: Config.integer("MTA_STS_TIMEOUT_MS").pipe(
+    Config.withDefault(10000),
+    Config.validate({ message: "MTA_STS_TIMEOUT_MS must be 100-60000", validation: (n) => n >= 100 && n <= 60000 })
   )
 })
 

@@ -68,6 +68,7 @@ export const toolCalls = (fx: Fixtures): ReadonlyArray<{ name: string; arguments
   { name: "content_freshness", arguments: { domain: `http://site.test:${fx.site.port}/` } },
   { name: "zone_hygiene", arguments: { domain: "good.test" } },
   { name: "ct_logs", arguments: { domain: "good.test", limit: 2 } },
+  { name: "email_security", arguments: { domain: "good.test" } },
   { name: "monitor_status", arguments: {} }
 ]
 
@@ -81,10 +82,10 @@ export interface ToolInfo {
   outputSchema?: Record<string, unknown>
 }
 
-/** What every tools/list must show: eleven tools, titles, the three hints, object output schemas. */
+/** What every tools/list must show: twelve tools, titles, the three hints, object output schemas. */
 export const checkToolList = (tools: ReadonlyArray<ToolInfo>) => {
   expect(tools.map((t) => t.name).sort()).toEqual([
-    "content_freshness", "ct_logs", "dns_lookup", "domain_intelligence", "http_check",
+    "content_freshness", "ct_logs", "dns_lookup", "domain_intelligence", "email_security", "http_check",
     "monitor_status", "security_headers", "ssl_certificate", "waf_detection", "whois_lookup", "zone_hygiene"
   ])
   for (const t of tools) {

@@ -170,8 +170,22 @@ const pathBelow = (ancestor: string, name: string): Array<string> => {
 
 const isAncestorOrSelf = (ancestor: string, name: string) => ancestor === "" || name === ancestor || name.endsWith("." + ancestor)
 
+/** One RRset judged by the validator: its records and whether the chain from the anchor vouches for them. */
+export interface RRsetValidation {
+  readonly status: DnssecStatus
+  readonly reason: string | null
+  readonly rcode: string
+  readonly records: ReadonlyArray<packet.Answer>
+}
+
 export interface DnssecValidatorShape {
   readonly validateZone: (zone: string) => Effect.Effect<DnssecResult>
+  /**
+   * An RRset (DANE's TLSA) fetched with DO and CD, secure only when its signer zone is secure and
+   * one of that zone's verified keys signs it. An empty answer carries its zone's status (the
+   * denial of that one name is not itself proven). Lookup failures are the error channel.
+   */
+  readonly validateRRset: (name: string, type: string) => Effect.Effect<RRsetValidation, DnsError>
 }
 
 export const makeValidator = (anchors: ReadonlyArray<TrustAnchor>, resolver: DnsResolver["Type"]): DnssecValidatorShape => {
@@ -184,6 +198,8 @@ export const makeValidator = (anchors: ReadonlyArray<TrustAnchor>, resolver: Dns
       }))
     )
 
+  // The DNSKEY set each secure result was verified with (validateRRset signs RRsets with it).
+  const zoneKeys = new WeakMap<DnssecResult, ReadonlyArray<DnsKey>>()
   const validateZone = Effect.fn("DnssecValidator.validateZone")(function*(zoneIn: string) {
     const zone = normName(zoneIn)
     const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
@@ -375,13 +391,40 @@ export const makeValidator = (anchors: ReadonlyArray<TrustAnchor>, resolver: Dns
       }
       verified.push(denial === "nsec3" ? "NSEC3" : "NSEC")
     }
-    return result("secure", null)
+    const secure = result("secure", null)
+    zoneKeys.set(secure, keys)
+    return secure
   }, (eff) => Effect.catchAllDefect(eff, (d) => Effect.succeed<DnssecResult>({
     status: "indeterminate", reason: `validator error: ${String(d)}`, signed: false, ds_present: false, algorithms: [], denial: null,
     nsec3: null, nsec3_compliant: null, chain: [], verified_rrsets: [], earliest_expiration: null
   })))
 
-  return { validateZone }
+  const validateRRset = Effect.fn("DnssecValidator.validateRRset")(function*(nameIn: string, type: string) {
+    const name = normName(nameIn)
+    const f = yield* fetch(name, type)
+    const base = { rcode: f.ans.rcode, records: f.rrset }
+    // The zone that signs the answer: the RRSIG's signer, or for an empty answer the SOA owner.
+    const soa = f.ans.authorities.find((r) => r.type === "SOA")
+    const zone = f.sigs.length > 0 ? normName(f.sigs[0].signersName) : soa ? normName(soa.name) : null
+    if (zone === null || !isAncestorOrSelf(zone, name)) {
+      // Unsigned records: find their zone (the SOA a SOA query for the name returns) and judge
+      // it: unsigned data in a zone proven insecure is insecure, in a secure zone it is bogus.
+      const s = yield* fetch(name, "SOA")
+      const owner = [...s.ans.answers, ...s.ans.authorities].find((r) => r.type === "SOA")
+      if (!owner || !isAncestorOrSelf(normName(owner.name), name)) return { ...base, status: "indeterminate" as const, reason: `no zone found for ${name}` }
+      const z = yield* validateZone(normName(owner.name))
+      return { ...base, status: z.status === "secure" ? "bogus" as const : z.status, reason: z.status === "secure" ? `no RRSIG over ${type} ${name} in a signed zone` : z.reason }
+    }
+    const z = yield* validateZone(zone)
+    if (z.status !== "secure") return { ...base, status: z.status, reason: z.reason }
+    if (f.rrset.length === 0) return { ...base, status: "secure" as const, reason: null }
+    const keys = zoneKeys.get(z) ?? []
+    const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+    const check = verifyRRset(f.rrset, f.sigs, keys, zone, now)
+    return { ...base, status: check.ok ? "secure" as const : "bogus" as const, reason: check.ok ? null : check.reason }
+  })
+
+  return { validateZone, validateRRset }
 }
 
 /**

@@ -18,6 +18,7 @@ import { MonitorsApi } from "./monitors"
 import { NetworkApi } from "./network"
 import { SystemApi } from "./system"
 import { WafApi } from "./waf"
+import { EmailApi } from "./email"
 
 export class Api extends HttpApi.make("domain-intel")
   .add(SystemApi)
@@ -30,6 +31,7 @@ export class Api extends HttpApi.make("domain-intel")
   .add(WafApi)
   .add(AccountApi)
   .add(MonitorsApi)
+  .add(EmailApi)
   // Any request: a bad parameter or body, an unknown route or method, a body over 1 MiB, an
   // operation past its deadline (502), a defect.
   .addError(InvalidRequestWire)

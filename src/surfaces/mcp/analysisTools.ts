@@ -19,7 +19,9 @@ import { httpCheck } from "../../analyses/network/HttpCheck"
 import { HttpProbe } from "../../adapters/probe/HttpProbe"
 import { WafReport } from "../api/waf"
 import { WafDetection } from "../../analyses/waf/WafDetection"
-import { ContentFreshnessArgs, CtLogsArgs, HttpCheckArgs, WafDetectionArgs, ZoneHygieneArgs } from "./args"
+import { EmailSecurity } from "../../analyses/mail/EmailSecurity"
+import { EmailSecurityReport } from "../../analyses/mail/schema"
+import { ContentFreshnessArgs, CtLogsArgs, EmailSecurityArgs, HttpCheckArgs, WafDetectionArgs, ZoneHygieneArgs } from "./args"
 import { httpCheckText } from "./summaries"
 import { defineTool, McpCaller, toToolFailure, type ToolDefinition } from "./tool"
 
@@ -31,6 +33,7 @@ export const makeAnalysisTools = Effect.gen(function*() {
   const waf = yield* WafDetection
   const freshness = yield* ContentFreshness
   const zone = yield* ZoneHygiene
+  const email = yield* EmailSecurity
 
   const httpCheckTool = defineTool({
     name: "http_check",
@@ -107,5 +110,22 @@ export const makeAnalysisTools = Effect.gen(function*() {
       `Certificate transparency for ${r.domain}: ${r.total} certificate(s), showing ${r.count}${r.truncated && r.pagination.next_offset !== null ? ` (next page: offset ${r.pagination.next_offset})` : ""}. ${r.note}`
   })
 
-  return [httpCheckTool, wafTool, freshnessTool, zoneTool, ctTool] as ReadonlyArray<ToolDefinition>
+  const emailTool = defineTool({
+    name: "email_security",
+    title: "Email security (SPF, DMARC, DKIM, MTA-STS, DANE…)",
+    description:
+      "Check a domain's email authentication and transport security: MX (and RFC 7505 null MX), SPF evaluated per RFC 7208 (lookup and void-lookup limits), DMARC (with the organizational-domain fallback and report authorization), DKIM keys under common selectors plus `dkim_selectors` (key type, bits, testing, revoked), MTA-STS (TXT and HTTPS policy vs the MX set), TLS-RPT, BIMI and DANE TLSA (trusted only when DNSSEC-validated). Use it to judge whether a domain can be spoofed and whether mail to it is protected in transit. Takes about a second (all lookups in parallel). Main fields: `grade`/`score`, `findings[]` with severity and the record to publish, `checks[]`, and one block per check (`spf`, `dmarc`, `mta_sts`, …). The REST operation also offers a STARTTLS test.",
+    input: EmailSecurityArgs,
+    output: EmailSecurityReport,
+    run: (args) =>
+      Effect.gen(function*() {
+        const domain = normalizeDomain(args.domain)
+        if (domain instanceof InvalidRequest) return yield* domain
+        return yield* email.check({ domain, dkimSelectors: args.dkim_selectors ?? [], starttls: false })
+      }).pipe(Effect.mapError(toToolFailure)),
+    summary: (r) =>
+      `Email security of ${r.domain}: grade ${r.grade} (score ${r.score}); ${r.checks.filter((c) => !c.passed).map((c) => c.check).join(", ") || "every check passed"}${r.checks.some((c) => !c.passed) ? " need attention" : ""}`
+  })
+
+  return [httpCheckTool, wafTool, freshnessTool, zoneTool, ctTool, emailTool] as ReadonlyArray<ToolDefinition>
 })

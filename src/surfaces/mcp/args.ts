@@ -83,6 +83,13 @@ export const ZoneHygieneArgs = Schema.Struct({
   domain: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(300)).annotations({ description: "Zone apex, e.g. example.com" })
 })
 
+export const EmailSecurityArgs = Schema.Struct({
+  domain: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(300)).annotations({ description: "The mail domain, e.g. example.com" }),
+  dkim_selectors: Schema.optional(Schema.Array(Schema.String.pipe(Schema.maxLength(200))).pipe(Schema.maxItems(20)).annotations({
+    description: "DKIM selectors to check besides the built-in common ones (at most 20)"
+  }))
+})
+
 export const CtLogsArgs = Schema.Struct({
   domain: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(300)).annotations({ description: "Domain whose certificates to list, e.g. example.com" }),
   limit: Schema.optional(Int(1, 100).annotations({ description: "Certificates per page, 1-100, default 20" })),

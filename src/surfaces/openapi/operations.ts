@@ -44,6 +44,11 @@ export const OPERATIONS: Record<string, OperationText> = {
     description:
       "Queries the zone's authoritative nameservers directly and through the service's resolvers, and grades the zone (A-F) with findings and recommendations. When the service's own resolvers do not answer, the answer is 502 `upstream_unavailable`, not a grade."
   },
+  emailSecurity: {
+    summary: "Email security of a domain: MX, SPF, DMARC, DKIM, MTA-STS, TLS-RPT, BIMI, DANE, STARTTLS",
+    description:
+      "Every mail-authentication and transport-security record of the domain, looked up in parallel and graded (A-F) like Zone Hygiene, with findings and the records to publish. SPF is evaluated per RFC 7208 (lookup and void-lookup limits), DMARC with the organizational-domain fallback, DANE only when DNSSEC-validated by the service. `starttls=true` also connects to each MX on SMTP_PORT. A target's broken DNS is a finding; 502 `upstream_unavailable` only when the service's own resolvers do not answer; 404 when the domain does not exist."
+  },
   ctLogs: {
     summary: "Certificates logged in Certificate Transparency for a domain",
     description: "Certificates for the domain and its subdomains from a crt.sh-compatible aggregator, newest first, paginated with `offset`/`limit`, cached for CT_CACHE_TTL_S."

@@ -49,6 +49,8 @@ import { WafLive } from "../handlers/waf"
 import { WafDetection } from "../../analyses/waf/WafDetection"
 import { MAX_BODY_BYTES } from "../../platform/http/body"
 import { HTTP_CHECK_MARGIN_MS, HTTP_CHECK_MAX_TIMEOUT_MS } from "../api/network"
+import { EmailSecurity } from "../../analyses/mail/EmailSecurity"
+import { EmailLive } from "../handlers/email"
 
 /** Routes mounted beside the HttpApi (raw handlers). */
 export const rawRoutes: ReadonlyArray<RawRoute> = [...mcpRawRoutes]
@@ -71,12 +73,12 @@ const CtWithinDeadline = CtAggregator.Live.pipe(
 export const ServicesLive = Bearer.Default.pipe(
   Layer.provideMerge(Layer.mergeAll(KeyActivity.Default, Quota.Default, RequestLog.Default, OperationsLive, AuditTokensLive)),
   Layer.provideMerge(Layer.mergeAll(Keys.Default, Accounts.Default.pipe(Layer.provide(Keys.Default)))),
-  Layer.provideMerge(ZoneHygiene.Live),
+  Layer.provideMerge(Layer.mergeAll(ZoneHygiene.Live, EmailSecurity.Live)),
   Layer.provideMerge(Layer.mergeAll(HttpProbe.Live, DnssecValidator.Live, CtWithinDeadline).pipe(Layer.provideMerge(DnsResolver.Live))),
   Layer.provideMerge(SqlLive)
 )
 
-const GroupsLive = Layer.mergeAll(AccountLive, SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive, MonitorsLive).pipe(
+const GroupsLive = Layer.mergeAll(AccountLive, SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive, MonitorsLive, EmailLive).pipe(
   Layer.provide(Layer.mergeAll(ContentFreshness.Live, WafDetection.Live))
 )
 

@@ -1,7 +1,7 @@
 /** Run an analysis: one form per operation; the report rendered for people, raw JSON one click away. */
 import { get, messageOf, qs } from "../api"
 import { errorBox, field, h, replace } from "../dom"
-import { ctReport, freshnessReport, httpCheckReport, rawJson, wafReport, zoneReport } from "./reports"
+import { ctReport, emailReport, freshnessReport, httpCheckReport, rawJson, wafReport, zoneReport } from "./reports"
 import type { View } from "./types"
 
 type Values = Record<string, string | boolean>
@@ -50,6 +50,17 @@ const OPERATIONS: ReadonlyArray<Operation> = [
     path: "/v1/dns/zone-hygiene",
     fields: [{ name: "domain", label: "Zone apex", placeholder: "example.com", required: true }],
     render: zoneReport
+  },
+  {
+    id: "email",
+    label: "Email security",
+    path: "/v1/security/email",
+    fields: [
+      { name: "domain", label: "Domain", placeholder: "example.com", required: true },
+      { name: "dkim_selectors", label: "DKIM selectors (comma list, optional)", placeholder: "s1,mx2024" },
+      { name: "starttls", label: "Test STARTTLS on each MX", type: "checkbox" }
+    ],
+    render: emailReport
   },
   {
     id: "ct",

@@ -147,3 +147,35 @@ export const ctReport = (r: any, rerun: (extra: Record<string, string>) => void)
     h("div", { class: "actions pager" }, prev, next)
   )
 }
+
+/** What each check of the email report found, in one line. */
+const emailSummary = (r: any, check: string): string => {
+  const or = (v: unknown, none = "none") => (v === null || v === undefined || v === "" ? none : String(v))
+  switch (check) {
+    case "mx": return r.mx.null_mx ? "null MX (accepts no mail)" : (r.mx.records ?? []).map((m: any) => `${m.preference} ${m.host}`).join(", ") || "no MX"
+    case "spf": return r.spf.record === null ? "no record" : `${r.spf.record} (${r.spf.lookups} lookups, ${r.spf.void_lookups} void)`
+    case "dmarc": return r.dmarc.record === null ? "no record" : `p=${or(r.dmarc.policy)}${r.dmarc.inherited_from ? ` (from ${r.dmarc.inherited_from})` : ""}`
+    case "dkim": return (r.dkim.selectors_found ?? []).map((k: any) => `${k.selector}: ${k.revoked ? "revoked" : `${k.key_type} ${or(k.key_bits, "?")}`}${k.testing ? " (testing)" : ""}`).join(", ") || `none of ${r.dkim.selectors_checked.length} selectors`
+    case "mta_sts": return r.mta_sts.record === null ? "no record" : r.mta_sts.policy ? `mode ${r.mta_sts.policy.mode}, ${r.mta_sts.valid ? "valid" : "invalid"}` : "policy unusable"
+    case "tls_rpt": return r.tls_rpt.record === null ? "no record" : (r.tls_rpt.rua ?? []).join(", ") || "no rua"
+    case "bimi": return r.bimi.record === null ? "no record" : or(r.bimi.location, "declined")
+    case "dane": return (r.dane.mx ?? []).map((m: any) => `${m.host}: ${m.tlsa.length === 0 ? "no TLSA" : m.valid ? "valid" : m.dnssec_secure ? "unusable" : "not DNSSEC-secure"}`).join(", ") || "no MX"
+    case "starttls": return r.starttls === null ? "not tested" : r.starttls.map((s: any) => `${s.host} (${s.ip}): ${s.supported ? `${or(s.tls_version, "?")}${s.certificate_valid === false ? ", bad certificate" : ""}` : or(s.error, "no")}`).join("; ")
+    default: return ""
+  }
+}
+
+export const emailReport = (r: any) =>
+  h(
+    "div",
+    {},
+    headline(r.grade, r.score, `Email security of ${r.domain}`),
+    table(
+      ["Check", "Passed", "What was found", "Worst severity", "Findings"],
+      (r.checks ?? []).map((c: any) => [c.check, c.check === "starttls" && r.starttls === null ? "not tested" : yesNo(c.passed), emailSummary(r, c.check), c.severity_max ?? "–", String(c.finding_count)]),
+      "Checks"
+    ),
+    list("Findings", (r.findings ?? []).map(findingText), "findings"),
+    list("Recommendations", r.recommendations ?? []),
+    list("Limitations", r.limitations ?? [])
+  )

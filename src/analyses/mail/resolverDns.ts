@@ -1,0 +1,80 @@
+/**
+ * The project's DnsResolver seen as the email analysis needs it: typed lookups that never fail
+ * (a failure of the target's DNS is a `Failed` lookup, a finding), and the adapter to the SPF
+ * evaluator's `SpfDns` interface (where a failure is RFC 7208's temperror).
+ * `transport` marks failures that may be the service's own resolvers (timeouts, no answer) rather
+ * than the target's (an error rcode): the service asks the root before blaming the target.
+ */
+import { Effect } from "effect"
+import type * as packet from "dns-packet"
+import { isIP } from "node:net"
+import type { DnsAnswerSet, DnsError, DnsResolverShape } from "../../adapters/dns/DnsResolver"
+import type { Lookup } from "./lookup"
+import type { MxRecord } from "./mx"
+import { SpfTempError, type SpfDns, type SpfLookup } from "./spf/dns"
+
+export type MailLookup<A> = Lookup<A> & { readonly transport?: boolean }
+
+const errReason = (e: DnsError): string =>
+  e._tag === "DnsTimeout" ? "timeout" : e._tag === "DnsRcode" ? e.rcode : e._tag === "DnsMalformed" ? `malformed answer: ${e.reason}` : e.reason
+
+const toLookup = <A>(ans: DnsAnswerSet, type: string, read: (r: packet.Answer) => A): MailLookup<A> => {
+  if (ans.rcode === "NXDOMAIN") return { _tag: "Void", rcode: "NXDOMAIN" }
+  if (ans.rcode !== "NOERROR") return { _tag: "Failed", reason: ans.rcode }
+  // The resolver follows CNAMEs: the records of the asked type are the answer.
+  const records = ans.answers.filter((r) => r.type === type).map(read)
+  return records.length > 0 ? { _tag: "Found", records } : { _tag: "Void", rcode: "NOERROR" }
+}
+
+/** TXT data: the character-strings of one record concatenated without spaces (RFC 7208 §3.3). */
+export const txtOf = (r: packet.Answer): string => {
+  const d: any = (r as any).data
+  const parts: ReadonlyArray<Buffer | string> = Array.isArray(d) ? d : [d]
+  return parts.map((p) => (typeof p === "string" ? p : Buffer.from(p).toString("utf8"))).join("")
+}
+
+const mxOf = (r: packet.Answer): MxRecord => {
+  const d: any = (r as any).data
+  return { preference: Number(d.preference ?? 0), exchange: String(d.exchange ?? "") }
+}
+
+export const makeMailDns = (resolver: DnsResolverShape) => {
+  const ask = <A>(name: string, type: string, read: (r: packet.Answer) => A): Effect.Effect<MailLookup<A>> =>
+    resolver.query({ name, type }).pipe(
+      Effect.map((ans) => toLookup(ans, type, read)),
+      Effect.catchAll((e) => Effect.succeed<MailLookup<A>>({ _tag: "Failed", reason: errReason(e), transport: e._tag !== "DnsRcode" }))
+    )
+  return {
+    txt: (name: string) => ask(name, "TXT", txtOf),
+    mx: (name: string) => ask(name, "MX", mxOf),
+    a: (name: string) => ask(name, "A", (r) => String((r as any).data)),
+    aaaa: (name: string) => ask(name, "AAAA", (r) => String((r as any).data)),
+    ptr: (name: string) => ask(name, "PTR", (r) => String((r as any).data).replace(/\.$/, ""))
+  }
+}
+export type MailDns = ReturnType<typeof makeMailDns>
+
+/** The reverse-lookup name of an address (RFC 1035 §3.5, RFC 3596 §2.5). */
+export const reverseName = (ip: string): string => {
+  if (isIP(ip) === 4) return `${ip.split(".").reverse().join(".")}.in-addr.arpa`
+  const groups = ip.split("::")
+  const head = groups[0] ? groups[0].split(":") : []
+  const tail = groups.length > 1 && groups[1] ? groups[1].split(":") : []
+  const full = [...head, ...Array(8 - head.length - tail.length).fill("0"), ...tail]
+  return `${full.map((g) => g.padStart(4, "0")).join("").split("").reverse().join(".")}.ip6.arpa`
+}
+
+const toSpf = <A>(name: string, l: Effect.Effect<MailLookup<A>>): Effect.Effect<SpfLookup<A>, SpfTempError> =>
+  Effect.flatMap(l, (x) =>
+    x._tag === "Failed"
+      ? Effect.fail(new SpfTempError({ name, reason: x.reason }))
+      : Effect.succeed<SpfLookup<A>>(x._tag === "Found" ? { _tag: "Found", records: x.records } : { _tag: "Void", rcode: x.rcode }))
+
+/** The SPF evaluator's DNS over the project's resolver: a failed lookup is a temperror. */
+export const spfDnsOf = (dns: MailDns): SpfDns => ({
+  txt: (name) => toSpf(name, dns.txt(name)),
+  a: (name) => toSpf(name, dns.a(name)),
+  aaaa: (name) => toSpf(name, dns.aaaa(name)),
+  mx: (name) => toSpf(name, dns.mx(name)),
+  ptr: (ip) => toSpf(ip, dns.ptr(reverseName(ip)))
+})
