@@ -31,7 +31,11 @@ export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", fields)
   readonly status = 404
   readonly code = "not_found"
 }
-export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()("MethodNotAllowed", fields) {
+export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()("MethodNotAllowed", {
+  ...fields,
+  /** The methods the path is declared with (the `Allow` header). */
+  allow: Schema.optional(Schema.Array(Schema.String))
+}) {
   readonly status = 405
   readonly code = "method_not_allowed"
 }
@@ -152,6 +156,42 @@ export const RateLimitedWire = wireWithRetry(RateLimited)
 export const UpstreamUnavailableWire = wire(UpstreamUnavailable)
 export const NotReadyWire = wire(NotReady)
 export const InternalErrorWire = wire(InternalError)
+
+/** Each error's wire schema, by tag: what encodes it as the DECISIONS.md envelope. */
+export const wireOf = {
+  InvalidRequest: InvalidRequestWire,
+  TargetForbidden: TargetForbiddenWire,
+  Unauthorized: UnauthorizedWire,
+  PlanForbidden: PlanForbiddenWire,
+  NotFound: NotFoundWire,
+  MethodNotAllowed: MethodNotAllowedWire,
+  AlertAlreadyResolved: AlertAlreadyResolvedWire,
+  PayloadTooLarge: PayloadTooLargeWire,
+  QuotaExceeded: QuotaExceededWire,
+  RateLimited: RateLimitedWire,
+  UpstreamUnavailable: UpstreamUnavailableWire,
+  NotReady: NotReadyWire,
+  InternalError: InternalErrorWire
+} as const satisfies { readonly [K in ApiError["_tag"]]: Schema.Schema<Extract<ApiError, { _tag: K }>, any, never> }
+
+/**
+ * The headers an error answer carries beyond its body, derived from the error value alone
+ * (DECISIONS.md "Requests, deadlines and errors"): 401 `WWW-Authenticate`, 405 `Allow`, 429
+ * `Retry-After`. The one place these are decided.
+ */
+export const errorHeaders = (e: ApiError): Readonly<Record<string, string>> | undefined => {
+  switch (e._tag) {
+    case "Unauthorized":
+      return { "www-authenticate": "Bearer" }
+    case "QuotaExceeded":
+    case "RateLimited":
+      return { "retry-after": String(e.retryAfterSeconds) }
+    case "MethodNotAllowed":
+      return e.allow === undefined ? undefined : { allow: e.allow.join(", ") }
+    default:
+      return undefined
+  }
+}
 
 /**
  * The JSON body of an error, as the pipeline writes it for answers it gives outside the HttpApi

@@ -23,8 +23,6 @@ export interface QuotaState {
   readonly remaining: number
   /** Unix seconds of the next quota period's start. */
   readonly resetAt: number
-  /** Set when the request was refused for quota (429). */
-  readonly retryAfterSeconds?: number
 }
 
 export interface RequestFacts {
@@ -41,10 +39,6 @@ export interface RequestFacts {
   caller: Caller["Type"] | undefined
   quota: QuotaState | undefined
   cache: CacheOutcome | undefined
-  /** Seconds a 429 that is not about the quota (RateLimited) asks the client to wait. */
-  retryAfterSeconds?: number
-  /** The methods of a known path asked with another one (the 405's Allow header). */
-  allow: ReadonlyArray<string> | undefined
 }
 
 /** One request header, without converting the whole set (`request.headers` copies all of them). */

@@ -6,7 +6,8 @@
  *   → path spelled exactly? (else 404: the router would fold escapes and `;params`)
  *   → body read within 1 MiB (413) and installed for every reader (src/http/body.ts)
  *   → the HttpApi (router → Auth/Attributed → handler; errors encoded by their schemas)
- *   → tracking headers (X-Request-Id, X-RateLimit-*, Retry-After, WWW-Authenticate, Allow)
+ *   → tracking headers (X-Request-Id, X-RateLimit-*; an error's own headers come with its answer,
+ *     `errorHeaders` in src/kernel/errors.ts)
  *   → RequestObserver.onResponse (request log, access log, metrics)
  *
  * Deadline: every request is answered by its operation's deadline (OPERATION_DEADLINE_MS, or
@@ -33,10 +34,6 @@ const decorate = (facts: RequestFacts, response: HttpServerResponse.HttpServerRe
     headers["x-ratelimit-remaining"] = String(q.remaining)
     headers["x-ratelimit-reset"] = String(q.resetAt)
   }
-  const retryAfter = facts.retryAfterSeconds ?? q?.retryAfterSeconds
-  if (response.status === 429 && retryAfter !== undefined) headers["retry-after"] = String(retryAfter)
-  if (response.status === 401) headers["www-authenticate"] = "Bearer"
-  if (response.status === 405 && facts.allow !== undefined) headers["allow"] = facts.allow.join(", ")
   return HttpServerResponse.setHeaders(response, headers)
 }
 
@@ -95,7 +92,6 @@ export const pipeline = (app: HttpApp.Default, { config, deadlines, observer }: 
       caller: undefined,
       quota: undefined,
       cache: undefined,
-      allow: undefined
     }
     attachFacts(request, facts)
     const finish = (response: HttpServerResponse.HttpServerResponse): HttpServerResponse.HttpServerResponse => {

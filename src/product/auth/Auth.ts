@@ -95,7 +95,7 @@ export class Bearer extends Effect.Service<Bearer>()("domain-intel/Bearer", {
     ): Effect.Effect<CallerShape, BearerFailure> => {
       if (decision._tag === "Exceeded") {
         if (facts !== undefined) {
-          facts.quota = { limit: decision.limit, remaining: 0, resetAt: decision.resetAt, retryAfterSeconds: decision.retryAfterSeconds }
+          facts.quota = { limit: decision.limit, remaining: 0, resetAt: decision.resetAt }
         }
         return Effect.fail(new QuotaExceeded({
           message: `monthly quota of ${decision.limit} requests for the ${caller.plan} plan is used up`,

@@ -3,7 +3,6 @@ import { Effect } from "effect"
 import { Api } from "../api/Api"
 import { Caller } from "../../kernel/Caller"
 import { InvalidRequest } from "../../kernel/errors"
-import { reportFacts } from "../../platform/http/RequestFacts"
 import { normalizeDomain } from "../../kernel/domainParam"
 import { ZoneHygiene } from "../../analyses/zone/ZoneHygiene"
 
@@ -14,11 +13,7 @@ export const DnsLive = HttpApiBuilder.group(Api, "dns", (handlers) =>
       if (domain instanceof InvalidRequest) return yield* domain
       const zh = yield* ZoneHygiene
       const caller = yield* Caller
-      return yield* zh.audit(domain, caller.org.id).pipe(
-        Effect.tapError((e) =>
-          e._tag === "RateLimited" ? reportFacts((facts) => { facts.retryAfterSeconds = e.retryAfterSeconds }) : Effect.void
-        )
-      )
+      return yield* zh.audit(domain, caller.org.id)
     })
   )
 )

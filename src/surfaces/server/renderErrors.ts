@@ -4,18 +4,26 @@
  * (src/domain/errors.ts) by the HttpApi itself:
  * - schema decode failures → 400 invalid_request with the issues in `details`;
  * - bodies that are not JSON or nest too deep (src/http/body.ts) → 400 invalid_request;
- * - no route: a known path with another method → 405 method_not_allowed (the pipeline adds
- *   `Allow`), else 404 not_found;
+ * - no route: a known path with another method → 405 method_not_allowed, else 404 not_found;
  * - defects → 500 internal_error, logged, without internals.
- * Declared errors pass through untouched; interruptions are the pipeline's (deadline, client gone).
+ * Declared errors pass through to the HttpApi's encoding, except those whose answer carries headers
+ * (`errorHeaders`: 401, 405, 429), which are encoded here by their own wire schema with the headers
+ * their value implies. Interruptions are the pipeline's (deadline, client gone).
  */
-import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
-import { Cause, Effect, Option } from "effect"
+import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Cause, Effect, Option, Schema } from "effect"
 import { Api } from "../api/Api"
-import { InternalError, InvalidRequest, isApiError, MethodNotAllowed, NotFound } from "../../kernel/errors"
+import { type ApiError, errorHeaders, InternalError, InvalidRequest, isApiError, MethodNotAllowed, NotFound, wireOf } from "../../kernel/errors"
 import { bodyProblem } from "../../platform/http/body"
 import { Operations } from "../../platform/http/Operation"
-import { reportFacts } from "../../platform/http/RequestFacts"
+
+/** An error whose answer carries headers, as that answer; undefined for the others. */
+const withHeaders = (e: ApiError) => {
+  const headers = errorHeaders(e)
+  if (headers === undefined) return undefined
+  const body = Schema.encodeSync(wireOf[e._tag] as Schema.Schema<ApiError, unknown, never>)(e)
+  return Effect.succeed(HttpServerResponse.unsafeJson(body, { status: e.status, headers }))
+}
 
 /** Issues of a schema decode failure, one per parameter: alternatives of a union are merged. */
 const decodeIssues = (error: any): { issues: Array<{ path: string; message: string }> } | undefined => {
@@ -50,7 +58,7 @@ const describeDecode = (error: any): string => {
 
 const notJson = () => new InvalidRequest({ message: "the request body is not valid JSON" })
 
-type Rendered = Effect.Effect<never, InvalidRequest | NotFound | MethodNotAllowed | InternalError, HttpServerRequest.HttpServerRequest>
+type Rendered = Effect.Effect<HttpServerResponse.HttpServerResponse, InvalidRequest | NotFound | InternalError, HttpServerRequest.HttpServerRequest>
 
 export const renderErrors = HttpApiBuilder.middleware(
   Api,
@@ -60,7 +68,7 @@ export const renderErrors = HttpApiBuilder.middleware(
       const failure = Cause.failureOption(cause)
       if (Option.isSome(failure)) {
         const e = failure.value as any
-        if (isApiError(e)) return Effect.failCause(cause)
+        if (isApiError(e)) return withHeaders(e) ?? Effect.failCause(cause)
         if (e?._tag === "HttpApiDecodeError") {
           return Effect.fail(new InvalidRequest({ message: describeDecode(e), details: decodeIssues(e) }))
         }
@@ -69,12 +77,7 @@ export const renderErrors = HttpApiBuilder.middleware(
             const q = request.url.indexOf("?")
             const allowed = operations.allowedMethods(q === -1 ? request.url : request.url.slice(0, q))
             if (allowed.length === 0) return Effect.fail(new NotFound({ message: "no such route" }))
-            return Effect.zipRight(
-              reportFacts((facts) => {
-                facts.allow = allowed
-              }),
-              Effect.fail(new MethodNotAllowed({ message: `${request.method} is not allowed here; allowed: ${allowed.join(", ")}` }))
-            )
+            return withHeaders(new MethodNotAllowed({ message: `${request.method} is not allowed here; allowed: ${allowed.join(", ")}`, allow: allowed }))!
           })
         }
         if (e?._tag === "RequestError") return Effect.fail(bodyProblem(e) ?? notJson())
