@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import { Auth } from "../auth/Auth"
-import { RateLimitedWire, UpstreamUnavailableWire } from "../domain/errors"
+import { NotFoundWire, RateLimitedWire, UpstreamUnavailableWire } from "../domain/errors"
 import { PlanLabel } from "../http/Operation"
 
 const Severity = Schema.Literal("critical", "high", "medium", "low", "info")
@@ -109,6 +109,7 @@ export class DnsApi extends HttpApiGroup.make("dns")
     HttpApiEndpoint.get("zoneHygiene", "/v1/dns/zone-hygiene")
       .setUrlParams(ZoneHygieneParams)
       .addSuccess(ZoneHygieneReport)
+      .addError(NotFoundWire)
       .addError(UpstreamUnavailableWire)
       .addError(RateLimitedWire)
       .annotate(PlanLabel, "developer")
