@@ -2,13 +2,14 @@ import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import { Auth } from "../auth/Auth"
 import { UpstreamUnavailableWire } from "../domain/errors"
+import { DomainParam } from "../kernel/domainParam"
 import { PlanLabel } from "../http/Operation"
 import { IntParam } from "../openapi/params"
 
 const N = Schema.NullOr
 
 export const CtLogsParams = Schema.Struct({
-  domain: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(300)),
+  domain: DomainParam,
   offset: Schema.optional(IntParam({ min: 0, max: 1_000_000, default: 0, description: "skip the first N certificates" })),
   limit: Schema.optional(IntParam({ min: 1, max: 100, default: 20, description: "certificates per page" })),
   since: Schema.optional(Schema.String.annotations({ description: "ISO 8601; only entries logged at or after it" }))

@@ -1,7 +1,7 @@
 import { HttpServerResponse } from "@effect/platform"
 import { Clock, Context, Effect, type Fiber, Schema } from "effect"
 import { AppConfig } from "../Config"
-import { normalizeDomain } from "../dns/domainParam"
+import { normalizeDomain } from "../kernel/domainParam"
 import { InvalidRequest, type UpstreamUnavailable } from "../domain/errors"
 import { nowIn } from "../domain/fiberClock"
 import { setCacheOutcome, setCacheOutcomeIn } from "../http/RequestFacts"

@@ -3,12 +3,13 @@ import { Schema } from "effect"
 import { Auth } from "../auth/Auth"
 import { NotFoundWire, RateLimitedWire, UpstreamUnavailableWire } from "../domain/errors"
 import { PlanLabel } from "../http/Operation"
+import { DomainParam } from "../kernel/domainParam"
 
 const Severity = Schema.Literal("critical", "high", "medium", "low", "info")
 const N = Schema.NullOr
 
 export const ZoneHygieneParams = Schema.Struct({
-  domain: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(300)).annotations({ description: "Zone apex, e.g. example.com" })
+  domain: DomainParam.annotations({ description: "Zone apex, e.g. example.com (a host name; http(s)://example.com/ is accepted as example.com)" })
 })
 
 /** The zone's CAA set (RFC 8659: the closest one climbing from the name), or null when it could not be read. */

@@ -4,7 +4,7 @@ import { Api } from "../Api"
 import { Caller } from "../auth/Caller"
 import { InvalidRequest } from "../domain/errors"
 import { reportFacts } from "../http/RequestFacts"
-import { normalizeDomain } from "./domainParam"
+import { normalizeDomain } from "../kernel/domainParam"
 import { ZoneHygiene } from "./zone/ZoneHygiene"
 
 export const DnsLive = group(Api, "dns", (handlers) =>

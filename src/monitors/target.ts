@@ -5,7 +5,7 @@
  */
 import { Effect } from "effect"
 import { isIP } from "node:net"
-import { normalizeDomain } from "../dns/domainParam"
+import { normalizeDomain } from "../kernel/domainParam"
 import { InvalidRequest, TargetForbidden } from "../domain/errors"
 import { parseTarget, vetTarget } from "../probe/guard"
 import type { MonitorKind } from "./kinds"
