@@ -1,26 +1,60 @@
-/** The `domain` query parameter of the DNS and CT operations: a bare domain name (a URL is reduced to its host). */
+/**
+ * The `domain` parameter of every operation that takes one (DECISIONS "Domain parameters"): a
+ * bare host name; `http://host[/]` and `https://host[/]` are reduced to `host`; anything else
+ * that is not a host name is `400 invalid_request` saying what was wrong: another scheme,
+ * userinfo, a port, a path beyond `/`, a query or fragment, an IP address where a zone is expected.
+ */
 import { isIP } from "node:net"
+import { Schema } from "effect"
 import { InvalidRequest } from "./errors"
 import { memoize } from "./memo"
 
-/** Accepted inputs and their names, remembered (the same domains are asked again and again); bounded. */
-export const normalizeDomain: (input: string) => string | InvalidRequest = memoize((input: string) => normalize(input), 1_000, (name) => typeof name === "string")
+/** The wire schema of the parameter; `normalizeDomain` then decides what it names. */
+export const DomainParam = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(300)).annotations({
+  description: "A host name such as example.com; http://example.com/ and https://example.com/ are accepted as example.com. No port, path, query, user or other scheme"
+})
+
+const SCHEME = /^([a-z][a-z0-9+.-]*):\/\//
+const LABELS = /^([a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)(\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)*$/
+const refuse = (input: string, why: string) => new InvalidRequest({ message: `domain must be a host name such as example.com: ${JSON.stringify(input)} ${why}` })
 
 const normalize = (input: string): string | InvalidRequest => {
-  let s = input.trim().toLowerCase()
+  const raw = input.trim()
+  let s = raw.toLowerCase()
   if (s.length === 0) return new InvalidRequest({ message: "domain is required" })
-  if (/^[a-z][a-z0-9+.-]*:\/\//.test(s)) {
-    try {
-      s = new URL(s).hostname
-    } catch {
-      return new InvalidRequest({ message: `not a valid domain or URL: ${input}` })
-    }
+  const scheme = SCHEME.exec(s)
+  if (scheme !== null) {
+    if (scheme[1] !== "http" && scheme[1] !== "https") return refuse(raw, `has the scheme ${scheme[1]}:// (only http:// and https:// are reduced to their host)`)
+    s = s.slice(scheme[0].length)
+    // Only "host" or "host/" may follow the scheme.
+    if (s.endsWith("/")) s = s.slice(0, -1)
   }
+  if (s.includes("@")) return refuse(raw, "has a user part (user@)")
+  if (s.includes("?")) return refuse(raw, "has a query")
+  if (s.includes("#")) return refuse(raw, "has a fragment")
+  if (s.includes("/")) return refuse(raw, "has a path")
+  // IPv6 literals ("::1", "[::1]") before the port test: their colons are not ports.
+  const bare = s.replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "")
+  if ((bare.includes(":") || /^[\d.]+$/.test(bare)) && isIP(bare) !== 0) return refuse(raw, "is an IP address, not a domain name")
+  if (/:\d*$/.test(s)) return refuse(raw, "has a port")
   s = s.replace(/\.$/, "")
-  // Only dotted digits or a colon can spell an IP address (isIP's regular expressions are not cheap).
-  if ((s.includes(":") || /^[\d.]+$/.test(s)) && isIP(s.replace(/^\[|\]$/g, "")) !== 0) return new InvalidRequest({ message: "domain must be a domain name, not an IP address" })
-  if (s.length > 253 || !/^([a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)(\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)*$/.test(s)) {
-    return new InvalidRequest({ message: `not a valid domain name: ${input}` })
-  }
+  if (s.length > 253 || !LABELS.test(s)) return refuse(raw, "is not a valid domain name")
   return s
+}
+
+/** The host name `input` names, or the 400 it earns; remembered (the same names are asked again and again), bounded. */
+export const normalizeDomain: (input: string) => string | InvalidRequest = memoize(normalize, 1_000, (name) => typeof name === "string")
+
+/**
+ * The page operations (Content Freshness, WAF Detection) still take a full http(s) URL (SPEC
+ * "Parameter rules"); of the rules above they apply the scheme and the user part here, so
+ * `ftp://x` and `user@host` are 400 invalid_request there too, not `target_forbidden`.
+ */
+export const pageInputProblem = (input: string): InvalidRequest | null => {
+  const raw = input.trim()
+  const scheme = SCHEME.exec(raw.toLowerCase())
+  if (scheme !== null && scheme[1] !== "http" && scheme[1] !== "https") return refuse(raw, `has the scheme ${scheme[1]}:// (only http:// and https:// are fetched)`)
+  const authority = raw.slice(scheme?.[0].length ?? 0).split(/[/?#]/)[0]
+  if (authority.includes("@")) return refuse(raw, "has a user part (user@)")
+  return null
 }

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import type { Browser } from "playwright-core"
-import { startDnsServer, type TestDnsServer } from "../support/dnsServer"
+import { ROOT_RECORDS, startDnsServer, type TestDnsServer } from "../support/dnsServer"
 import { startService, type TestService } from "../support/service"
 import { launch, openPage, signIn } from "./browser"
 
@@ -16,7 +16,7 @@ let key: string
 let dns: TestDnsServer
 
 beforeAll(async () => {
-  dns = await startDnsServer({})
+  dns = await startDnsServer(ROOT_RECORDS)
   const z = "console.zone.test"
   dns.set(z, "NS", [`ns1.${z}`])
   dns.set(z, "SOA", [{ mname: `ns1.${z}`, rname: `h.${z}`, serial: 1, refresh: 60, retry: 7200, expire: 1209600, minimum: 3600 }])

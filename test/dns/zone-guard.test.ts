@@ -3,7 +3,7 @@
  * (`::7f00:2`) is listed but never sent SOA, recursion or AXFR queries.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
-import { startDnsServer, type TestDnsServer } from "../support/dnsServer"
+import { ROOT_RECORDS, startDnsServer, type TestDnsServer } from "../support/dnsServer"
 import { startService, type TestService } from "../support/service"
 
 let dns: TestDnsServer
@@ -12,6 +12,7 @@ let key: string
 
 beforeAll(async () => {
   dns = await startDnsServer({
+    ...ROOT_RECORDS,
     "embed.test": { NS: ["ns1.embed.test", "ns2.embed.test"], SOA: [{ mname: "ns1.embed.test", rname: "h.embed.test", serial: 1, refresh: 86400, retry: 7200, expire: 1209600, minimum: 3600 }] },
     "ns1.embed.test": { AAAA: ["::7f00:2"] },
     "ns2.embed.test": { AAAA: ["64:ff9b:1::7f00:2"], A: ["127.0.0.2"] }

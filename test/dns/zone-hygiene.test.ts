@@ -200,10 +200,12 @@ describe("Zone hygiene against real NSD and Unbound with a signed private tree",
     expect(res.status).toBe(403)
   })
 
-  test("a nonexistent zone is a report with a critical finding, not an error", async () => {
-    const r = await audit("nonexistent.lab")
-    expect(planted(r)).toContain("nameserver_redundancy:critical")
-    expect(r.nameservers).toEqual([])
+  test("a nonexistent zone (NXDOMAIN while the root resolves) is 404 not_found, not a report", async () => {
+    const res = await svc.call("/v1/dns/zone-hygiene?domain=nonexistent.lab", { key })
+    expect(res.status).toBe(404)
+    const body = (await res.json()) as any
+    expect(body.error.code).toBe("not_found")
+    expect(body.error.message).toContain("nonexistent.lab does not exist")
   }, 60_000)
 })
 

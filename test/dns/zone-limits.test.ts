@@ -5,7 +5,7 @@
  * says so); audit slots per organization answer 429 with Retry-After when full.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
-import { startDnsServer, type TestDnsServer } from "../support/dnsServer"
+import { ROOT_RECORDS, startDnsServer, type TestDnsServer } from "../support/dnsServer"
 import { startService, type TestService } from "../support/service"
 
 let dns: TestDnsServer
@@ -22,7 +22,7 @@ const zone = (z: string) => {
 const countFor = (z: string) => dns.queries.filter((q) => q.toLowerCase().includes(z)).length
 
 beforeAll(async () => {
-  dns = await startDnsServer({})
+  dns = await startDnsServer(ROOT_RECORDS)
   svc = await startService({
     allowPrivateTargets: true,
     dnsResolvers: [{ host: "127.0.0.1", port: dns.port }],

@@ -112,7 +112,7 @@ describe("tool input errors are results a model can act on", () => {
   test("what the service refuses: bad since, a non-http scheme, an IP as a zone", async () => {
     await bad("ct_logs", { domain: "good.test", since: "yesterday" }, "since must be an ISO 8601")
     await bad("http_check", { url: "ftp://good.test/" }, "target refused")
-    await bad("zone_hygiene", { domain: "127.0.0.1" }, "not an IP address")
+    await bad("zone_hygiene", { domain: "127.0.0.1" }, "is an IP address")
   })
   test("dns_lookup record types are case-insensitive", async () => {
     const res = (await client.callTool({ name: "dns_lookup", arguments: { domain: "good.test", type: "Txt" } })) as any

@@ -7,7 +7,7 @@
 import { Option } from "effect"
 import type { AppConfigShape } from "../../src/platform/Config"
 import { type FakeCrtSh, makeRows, startCrtSh } from "../ct/crtsh"
-import { startDnsServer, type TestDnsServer } from "../support/dnsServer"
+import { ROOT_RECORDS, startDnsServer, type TestDnsServer } from "../support/dnsServer"
 import { makePki, type TestPki } from "../support/tls"
 
 export const goodHeaders = {
@@ -200,6 +200,7 @@ export const startFixtures = async (): Promise<Fixtures> => {
   crtsh.set("self.test", { kind: "status", status: 502 })
 
   const dns = await startDnsServer({
+    ...ROOT_RECORDS,
     "good.test": {
       A: ["127.0.0.1"],
       MX: [{ preference: 10, exchange: "mail.good.test" }],

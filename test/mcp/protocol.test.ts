@@ -77,14 +77,26 @@ describe("initialize and ping", () => {
 })
 
 describe("error codes", () => {
-  test("-32700 for a body that is not JSON, with a null id", async () => {
-    const r = await rpc("{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": ")
-    expect(r.error.code).toBe(-32700)
-    expect(r.id).toBeNull()
+  // DECISIONS "MCP parse errors": HTTP 400 with the JSON-RPC body, as the official SDK's server answers.
+  const parseFailure = async (body: string) => {
+    const res = await post(body)
+    expect(res.status).toBe(400)
+    expect(res.headers.get("content-type")).toContain("application/json")
+    return (await res.json()) as any
+  }
+
+  test("-32700 with HTTP 400 for a body that is not JSON, with a null id", async () => {
+    for (const body of ["{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": ", "not json", "{'jsonrpc': '2.0'}", "[1,"]) {
+      const r = await parseFailure(body)
+      expect(r.jsonrpc).toBe("2.0")
+      expect(r.error.code).toBe(-32700)
+      expect(typeof r.error.message).toBe("string")
+      expect(r.id).toBeNull()
+    }
   })
 
-  test("-32700 for an empty body", async () => {
-    const r = await rpc("")
+  test("-32700 with HTTP 400 for an empty body", async () => {
+    const r = await parseFailure("")
     expect(r.error.code).toBe(-32700)
   })
 

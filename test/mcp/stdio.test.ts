@@ -162,3 +162,33 @@ describe("stdio --remote", () => {
     expect(r.stderr).toContain("refused")
   }, 30_000)
 })
+
+describe("stdio parse errors", () => {
+  /** Writes `lines` to `domain-intel mcp` (local, or `--remote` to the in-process service) and returns its stdout lines. */
+  const exchange = async (lines: ReadonlyArray<string>, args: ReadonlyArray<string>) => {
+    const child = Bun.spawn([bun, "src/main.ts", "mcp", ...args], {
+      cwd: root,
+      env: envOf(fx, { DOMAIN_INTEL_API_KEY: key }),
+      stdin: new Blob([lines.map((l) => l + "\n").join("")]),
+      stdout: "pipe",
+      stderr: "pipe"
+    })
+    const status = await child.exited
+    const out = await new Response(child.stdout).text()
+    return { status, answers: out.trim().split("\n").filter((l) => l.length > 0).map((l) => JSON.parse(l)) }
+  }
+
+  test.each([["local", () => []], ["--remote", () => ["--remote", svc.baseUrl + MCP_PATH]]] as const)(
+    "%s: a line that is not JSON gets -32700 with a null id, and the next line is still answered",
+    async (_mode, args) => {
+      const r = await exchange(["{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": ", JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" })], args())
+      expect(r.status).toBe(0)
+      expect(r.answers).toHaveLength(2)
+      const parse = r.answers.find((a: any) => a.id === null)
+      expect(parse.jsonrpc).toBe("2.0")
+      expect(parse.error.code).toBe(-32700)
+      expect(r.answers.find((a: any) => a.id === 2)).toEqual({ jsonrpc: "2.0", id: 2, result: {} })
+    },
+    30_000
+  )
+})

@@ -3,7 +3,7 @@
  * that accepts and never answers, a 10-minute deadline passes without any real waiting.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
-import { Duration, Effect, Either, Fiber, Layer, Logger, TestClock, TestContext } from "effect"
+import { Clock, Duration, Effect, Either, Fiber, Layer, Logger, TestClock, TestContext } from "effect"
 import * as net from "node:net"
 import { AppConfig } from "../../src/platform/Config"
 import { DnsResolver } from "../../src/adapters/dns/DnsResolver"
@@ -44,6 +44,26 @@ describe("TestClock drives outbound deadlines", () => {
       HttpProbe.Live.pipe(Layer.provideMerge(base))
     )
     expect(Either.isRight(r) && r.right.error?.kind).toBe("timeout")
+    // total_ms is read from the clock that enforced the deadline: never less than the limit.
+    expect(Either.isRight(r) && r.right.totalMs).toBeGreaterThanOrEqual(600_000)
+  }, 5000)
+
+  test("http probe: a timer that fires early does not make the report say less than the limit", async () => {
+    // Real timers may fire a fraction of a millisecond early (seen as total_ms 999.84 for a
+    // 1000 ms limit); this clock's sleeps end 20 ms early to make that fault certain.
+    const real = Clock.make()
+    const early: Clock.Clock = Object.assign(Object.create(real), {
+      sleep: (d: Duration.Duration) => real.sleep(Duration.millis(Math.max(0, Duration.toMillis(d) - 20)))
+    })
+    const r = await Effect.runPromise(
+      Effect.flatMap(HttpProbe, (p) => p.fetch({ url: `http://127.0.0.1:${port}/`, timeoutMs: 300 })).pipe(
+        Effect.withClock(early),
+        Effect.provide(HttpProbe.Live.pipe(Layer.provideMerge(base))),
+        Effect.provide(Logger.remove(Logger.defaultLogger))
+      )
+    )
+    expect(r.error?.kind).toBe("timeout")
+    expect(r.totalMs).toBeGreaterThanOrEqual(300)
   }, 5000)
 
   test("certificate inspection: a silent TLS handshake times out at the TestClock deadline", async () => {

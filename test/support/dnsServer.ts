@@ -19,6 +19,18 @@ export interface TestDnsServer {
   readonly close: () => Promise<void>
 }
 
+/**
+ * What a working recursive resolver answers for the root zone (its NS and a DNSKEY; the key is
+ * not the IANA one, so DNSSEC still fails at the anchor as before). Zone Hygiene needs it: a
+ * resolver that cannot answer for "." is the service's failure, 502 (DECISIONS "Domain parameters").
+ */
+export const ROOT_RECORDS: Records = {
+  ".": {
+    NS: ["a.root-servers.net"],
+    DNSKEY: [{ flags: 257, algorithm: 8, key: Buffer.from("AwEAAa96jeuknZlaeSrvyAJj6ZHv28hhOKkx3rLGXVaC6rXTsDc449/cidltpkyGwCJNnOAlFNKF2jBosZBU5eeHspaQWOmOElZsjICMQMC3aeHbGiShvZsx4wMYSjH8e7Vrhbu6irwCzVBApESjbUdpWWmEnhathWu1jo+siFUiRAAxm9qyJNg/wOZqqzL/dL/q8PkcRU5oUKEpUge71M3ej2/7CPqpdVwuMoTvoB+ZOT4YeGyxMvHmbrxlFzGOHOijtzN+u1TQNatX2XBuzZNQ1K+s2CXkPIZo7s6JgZyvaBevYtxPvYLw4z9mR7K2vaF18UYH9Z9GNUUeayffKC73PYc=", "base64") }]
+  }
+}
+
 export const startDnsServer = async (records: Records = {}, host = "127.0.0.1"): Promise<TestDnsServer> => {
   const zone = new Map<string, Map<string, ReadonlyArray<unknown>>>()
   const set = (name: string, type: string, data: ReadonlyArray<unknown>) => {

@@ -5,6 +5,7 @@
  * report, the enforcement level and the topology.
  */
 import { CLOUD_REPLICAS } from "./replicas/cloud"
+import { CLOUDFLARE_ERROR_REPLICAS } from "./replicas/cloudflare-errors"
 import { CORE } from "./replicas/core"
 import { ENTERPRISE_REPLICAS } from "./replicas/enterprise"
 import { HOSTING_REPLICAS } from "./replicas/hosting"
@@ -16,6 +17,7 @@ export type { Replica } from "./replicas/kit"
 
 export const REPLICAS: ReadonlyArray<Replica> = [
   ...CORE,
+  ...CLOUDFLARE_ERROR_REPLICAS,
   ...CLOUD_REPLICAS,
   ...REGIONAL_REPLICAS,
   ...ENTERPRISE_REPLICAS,

@@ -279,6 +279,9 @@ export const makeValidator = (anchors: ReadonlyArray<TrustAnchor>, resolver: Dns
     const top = yield* get(anchorOwner, "DNSKEY")
     if (top._tag === "Left") return result("indeterminate", `cannot fetch DNSKEY of ${anchorOwner || "."}: ${top.left.message}`)
     const topKeys = keysOf(top.right.rrset)
+    // No DNSKEY at all for the anchor's zone (the root, usually) is the resolvers failing to
+    // answer, not a key that fails the anchor: nothing can be judged, so not bogus.
+    if (topKeys.length === 0) return result("indeterminate", `the resolvers returned no DNSKEY of ${anchorOwner || "."} (${top.right.ans.rcode})`)
     const dsAnchors = anchorSet.flatMap((a) => (a.kind === "DS" ? [a] : []))
     const keyAnchors = anchorSet.flatMap((a) => (a.kind === "DNSKEY" ? [a] : []))
     const trusted = [

@@ -3,7 +3,7 @@
  * connection to the vetted address, per-hop timing, redirect chain, TLS outcome, body cap,
  * one deadline for the whole exchange.
  */
-import { Context, Duration, Effect, Layer, Option } from "effect"
+import { type Clock, Context, Duration, Effect, Layer, Option } from "effect"
 import { readFileSync } from "node:fs"
 import { AppConfig } from "../../platform/Config"
 import { InvalidRequest, TargetForbidden } from "../../kernel/errors"
@@ -90,7 +90,11 @@ export class HttpProbe extends Context.Tag("domain-intel/HttpProbe")<HttpProbe, 
         Effect.gen(function*() {
           const first = parseTarget(req.url)
           if (first instanceof InvalidRequest || first instanceof TargetForbidden) return yield* first
-          const t0 = performance.now()
+          // One instant starts both the deadline and total_ms, read from the Effect clock that
+          // also drives the timer (TestClock in tests): the report never says less than the limit.
+          const clock = yield* Effect.clock
+          const nowMs = () => Number(clock.unsafeCurrentTimeNanos()) / 1e6
+          const t0 = nowMs()
           const deadline = t0 + req.timeoutMs
           const method = req.method ?? "GET"
           const follow = req.followRedirects ?? true
@@ -109,7 +113,7 @@ export class HttpProbe extends Context.Tag("domain-intel/HttpProbe")<HttpProbe, 
             tls: tlsOutcome,
             error,
             failedExchange,
-            totalMs: performance.now() - t0,
+            totalMs: nowMs() - t0,
             dnsMs
           })
 
@@ -129,7 +133,7 @@ export class HttpProbe extends Context.Tag("domain-intel/HttpProbe")<HttpProbe, 
             }
             dnsMs += vetted.v.dnsMs
             lastFetched = target
-            const hopStart = performance.now()
+            const hopStart = nowMs()
             const progress: WireProgress = { connectMs: null, tlsMs: null }
             const result = yield* Effect.tryPromise({
               try: (signal) =>
@@ -151,10 +155,7 @@ export class HttpProbe extends Context.Tag("domain-intel/HttpProbe")<HttpProbe, 
                 }, signal),
               catch: (e) => (e instanceof WireError ? e : new WireError("fetch_failed", String(e)))
             }).pipe(
-              Effect.timeoutFail({
-                duration: Duration.millis(Math.max(0, deadline - performance.now())),
-                onTimeout: () => new WireError("timeout", "timeout")
-              }),
+              Effect.raceFirst(Effect.zipRight(untilDeadline(clock, deadline), Effect.fail(new WireError("timeout", "timeout")))),
               Effect.either
             )
             if (result._tag === "Left") {
@@ -163,7 +164,7 @@ export class HttpProbe extends Context.Tag("domain-intel/HttpProbe")<HttpProbe, 
             }
             response = result.right
             if (response.tls) tlsOutcome = response.tls
-            const hopMs = performance.now() - hopStart
+            const hopMs = nowMs() - hopStart
             if (!follow || !redirectStatuses.has(response.status)) return done(null)
             const location = response.headers["location"]
             let next: URL
@@ -199,6 +200,16 @@ export class HttpProbe extends Context.Tag("domain-intel/HttpProbe")<HttpProbe, 
     })
   )
 }
+
+/**
+ * Sleeps until `clock` reads `deadline` (ms). A timer may fire a fraction of a millisecond before
+ * the clock reaches its end, so the rest is slept again: a timeout is never reported early.
+ */
+const untilDeadline = (clock: Clock.Clock, deadline: number): Effect.Effect<void> =>
+  Effect.suspend(() => {
+    const left = deadline - Number(clock.unsafeCurrentTimeNanos()) / 1e6
+    return left <= 0 ? Effect.void : Effect.zipRight(Effect.sleep(Duration.millis(left)), untilDeadline(clock, deadline))
+  })
 
 export const round = (ms: number) => Math.round(ms * 100) / 100
 

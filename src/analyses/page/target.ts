@@ -7,6 +7,7 @@ import { Effect } from "effect"
 import { InvalidRequest, TargetForbidden, UpstreamUnavailable } from "../../kernel/errors"
 import { parseTarget } from "../../adapters/probe/guard"
 import { HttpProbe, type ProbeOutcome, type ProbeRequest } from "../../adapters/probe/HttpProbe"
+import { pageInputProblem } from "../../kernel/domainParam"
 
 export interface PageTarget {
   /** Bare host name, lower case. */
@@ -21,6 +22,8 @@ export interface PageTarget {
 
 export const pageTarget = (input: string): PageTarget | InvalidRequest | TargetForbidden => {
   const raw = input.trim()
+  const problem = pageInputProblem(raw)
+  if (problem !== null) return problem
   const parsed = parseTarget(raw)
   if (parsed instanceof InvalidRequest || parsed instanceof TargetForbidden) return parsed
   const explicit = /^[a-z][a-z0-9+.-]*:\/\//i.test(raw)

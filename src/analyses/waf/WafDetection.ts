@@ -178,7 +178,7 @@ export class WafDetection extends Context.Tag("domain-intel/WafDetection")<WafDe
           detected: matches.length > 0,
           provider_present: matches.length > 0,
           enforcement_signal: enforcement,
-          block_category: blockCategoryOf(obs?.status ?? null, matches),
+          block_category: blockCategoryOf(obs?.status ?? null, matches, obs?.body),
           status_code: obs?.status ?? null,
           // Layered: the outermost layer (the one clients talk to) is the primary provider.
           primaryProvider: topo.topology === "layered" ? topo.topology_chain[0] : matches[0]?.name ?? null,

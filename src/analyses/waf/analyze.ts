@@ -3,6 +3,7 @@
  * signature table; enforcement signal, block category, topology; canary verdicts and the active
  * probe summary; recommendations. Thresholds are documented in the README (Page intelligence).
  */
+import { providerCodeCategory } from "./providerCodes"
 import { type BlockCategory, type EvidenceKind, PROVIDERS, type ProviderEntry, type Signature } from "./signatures"
 
 export interface ObservedResponse {
@@ -171,11 +172,14 @@ export const enforcementOf = (_r: ObservedResponse, providers: ReadonlyArray<Pro
   return "low"
 }
 
-/** Block category from status semantics and provider error pages (Cloudflare 1020, 1009, …). */
-export const blockCategoryOf = (status: number | null, providers: ReadonlyArray<ProviderMatch>): BlockCategory => {
+/**
+ * Block category: the provider's own error code first, whatever the HTTP status (Cloudflare
+ * 1020, 1009, …; providerCodes.ts), then status semantics and provider error pages.
+ */
+export const blockCategoryOf = (status: number | null, providers: ReadonlyArray<ProviderMatch>, body = ""): BlockCategory => {
   if (status === null) return "none"
-  if (status === 1020) return "provider-block"
-  if (status === 1009) return "country-block"
+  const byCode = providerCodeCategory(providers, status, body)
+  if (byCode !== null) return byCode
   const refused = status >= 400 || providers.some((p) => refusalSeen(p, status))
   if (refused) {
     const cats = providers.flatMap((p) => p.categories)

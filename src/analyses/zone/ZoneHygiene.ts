@@ -8,12 +8,16 @@
  * queried directly, a per-address query rate, audit slots per organization and per instance,
  * and one report per zone for ZONE_AUDIT_CACHE_TTL_S (concurrent audits of a zone share one).
  * When the service's own resolvers do not answer, the audit is 502 upstream_unavailable.
+ * DECISIONS "Domain parameters": whenever the zone's NS lookup or its DNSSEC chain fails, the
+ * resolvers are asked for the root (NS and DNSKEY of "."); if they cannot answer that either, the
+ * failure is theirs (502), never a finding against the zone. An apex NXDOMAIN while the root
+ * resolves is 404 not_found; an apex SERVFAIL while it resolves is the zone's own fault (a report).
  */
 import { Clock, Context, Duration, Effect, Layer } from "effect"
 import { AppConfig, type ResolverAddress } from "../../platform/Config"
 import { CtAggregator } from "../../adapters/ct/CtAggregator"
 import { DnssecValidator } from "../../adapters/dnssec/DnssecValidator"
-import { RateLimited, UpstreamUnavailable } from "../../kernel/errors"
+import { RateLimited, UpstreamUnavailable, NotFound } from "../../kernel/errors"
 import { classifyAddress } from "../../adapters/probe/guard"
 import { axfr } from "../../adapters/dns/axfr"
 import { DnsFailure, DnsResolver, type DnsError } from "../../adapters/dns/DnsResolver"
@@ -39,7 +43,7 @@ export type TimedReport = ZoneHygieneReport & { readonly timings_ms: Readonly<Re
 
 export interface ZoneHygieneShape {
   /** One audit for `orgId`; a cached or in-flight report of the zone is shared. */
-  readonly audit: (domain: string, orgId?: string) => Effect.Effect<TimedReport, UpstreamUnavailable | RateLimited>
+  readonly audit: (domain: string, orgId?: string) => Effect.Effect<TimedReport, UpstreamUnavailable | RateLimited | NotFound>
 }
 
 interface Target {
@@ -82,19 +86,32 @@ export const makeZoneHygiene = Effect.gen(function*() {
     return null
   }
 
+  /** Can the service's resolvers answer for the root zone itself (its NS and DNSKEY sets)? */
+  const rootAnswers = Effect.all([
+    resolver.query({ name: ".", type: "NS" }),
+    resolver.query({ name: ".", type: "DNSKEY", dnssec: true })
+  ], { concurrency: 2 }).pipe(
+    Effect.map(([ns, keys]) =>
+      ns.rcode === "NOERROR" && ns.answers.some((a) => a.type === "NS") && keys.rcode === "NOERROR" && keys.answers.some((a) => a.type === "DNSKEY")
+    ),
+    Effect.orElseSucceed(() => false)
+  )
+  const resolversFailed = (zone: string, what: string) =>
+    new UpstreamUnavailable({ message: `the service's DNS resolvers cannot answer for the root zone (${what}); no report can be made for ${zone}` })
+
   const enumerate = (zone: string) =>
     Effect.gen(function*() {
       const ans = yield* Effect.either(resolver.query({ name: zone, type: "NS" }))
+      // Broken zone or broken resolver? Ask the resolvers for the root: if they cannot answer
+      // that either, nothing can be judged about the zone.
       if (ans._tag === "Left") {
-        // Broken zone or broken resolver? Ask the resolvers for the root: if they cannot answer
-        // that either, nothing can be judged about the zone.
-        const root = yield* Effect.either(resolver.query({ name: ".", type: "NS" }))
-        if (root._tag === "Left" || root.right.rcode === "SERVFAIL") {
-          return yield* new UpstreamUnavailable({ message: `the service's DNS resolvers did not answer (${errText(ans.left)}); no report can be made for ${zone}` })
-        }
+        if (!(yield* rootAnswers)) return yield* resolversFailed(zone, errText(ans.left))
         return { nsError: errText(ans.left), nameservers: [] as Array<NameserverObservation> }
       }
-      if (ans.right.rcode === "NXDOMAIN") return { nsError: `${zone} does not exist (NXDOMAIN)`, nameservers: [] }
+      if (ans.right.rcode === "NXDOMAIN") {
+        if (!(yield* rootAnswers)) return yield* resolversFailed(zone, `NXDOMAIN for ${zone}`)
+        return yield* new NotFound({ message: `zone ${zone} does not exist (the DNS answers NXDOMAIN for it)` })
+      }
       const names = [...new Set(ans.right.answers.filter((a) => a.type === "NS" && norm(a.name) === zone).map((a) => norm(String((a as any).data))))].slice(0, 13)
       if (names.length === 0) return { nsError: `no NS records at ${zone} (not a zone apex?)`, nameservers: [] }
       const nameservers = yield* Effect.forEach(names, (name) =>
@@ -259,6 +276,10 @@ export const makeZoneHygiene = Effect.gen(function*() {
       check("dnssec", () => validator.validateZone(zone)),
       check("caa", () => caaCheck(zone))
     ], { concurrency: "unbounded" })
+    // A chain that fails at the root's own keys is the resolvers' failure, not the zone's.
+    if (!("incomplete" in dnssec) && (dnssec.status === "bogus" || dnssec.status === "indeterminate") && !(yield* rootAnswers)) {
+      return yield* resolversFailed(zone, `no DNSKEY of the root: ${dnssec.reason ?? dnssec.status}`)
+    }
     timings.total = (yield* Clock.currentTimeMillis) - t0
     const report = analyze({
       domain: zone,
@@ -280,7 +301,7 @@ export const makeZoneHygiene = Effect.gen(function*() {
     return { ...report, limitations: [...report.limitations, ...capped], timings_ms: timings } as TimedReport
   })
 
-  const reports = makeSharedCache<TimedReport, UpstreamUnavailable | RateLimited>({ ttlMs: config.zoneAuditCacheTtlS * 1000, capacity: 1000 })
+  const reports = makeSharedCache<TimedReport, UpstreamUnavailable | RateLimited | NotFound>({ ttlMs: config.zoneAuditCacheTtlS * 1000, capacity: 1000 })
 
   /**
    * A cached zone is answered at once; otherwise the caller holds one of its organization's

@@ -4,12 +4,13 @@ import { Auth } from "../../product/auth/Auth"
 import { UpstreamUnavailableWire } from "../../kernel/errors"
 import { PlanLabel } from "../../platform/http/Operation"
 import { IntParam } from "./params"
+import { DomainParam } from "../../kernel/domainParam"
 import { CtLogsReport } from "../../analyses/ct/schema"
 
 export { CtCertificate, CtLogsReport } from "../../analyses/ct/schema"
 
 export const CtLogsParams = Schema.Struct({
-  domain: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(300)),
+  domain: DomainParam,
   offset: Schema.optional(IntParam({ min: 0, max: 1_000_000, default: 0, description: "skip the first N certificates" })),
   limit: Schema.optional(IntParam({ min: 1, max: 100, default: 20, description: "certificates per page" })),
   since: Schema.optional(Schema.String.annotations({ description: "ISO 8601; only entries logged at or after it" }))

@@ -1,14 +1,15 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import { Auth } from "../../product/auth/Auth"
-import { RateLimitedWire, UpstreamUnavailableWire } from "../../kernel/errors"
+import { RateLimitedWire, UpstreamUnavailableWire, NotFoundWire } from "../../kernel/errors"
 import { PlanLabel } from "../../platform/http/Operation"
+import { DomainParam } from "../../kernel/domainParam"
 
 const Severity = Schema.Literal("critical", "high", "medium", "low", "info")
 const N = Schema.NullOr
 
 export const ZoneHygieneParams = Schema.Struct({
-  domain: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(300)).annotations({ description: "Zone apex, e.g. example.com" })
+  domain: DomainParam.annotations({ description: "Zone apex, e.g. example.com (a host name; http(s)://example.com/ is accepted as example.com)" })
 })
 
 /** The zone's CAA set (RFC 8659: the closest one climbing from the name), or null when it could not be read. */
@@ -109,6 +110,7 @@ export class DnsApi extends HttpApiGroup.make("dns")
     HttpApiEndpoint.get("zoneHygiene", "/v1/dns/zone-hygiene")
       .setUrlParams(ZoneHygieneParams)
       .addSuccess(ZoneHygieneReport)
+      .addError(NotFoundWire)
       .addError(UpstreamUnavailableWire)
       .addError(RateLimitedWire)
       .annotate(PlanLabel, "developer")

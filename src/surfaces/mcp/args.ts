@@ -6,6 +6,7 @@
 import { Schema } from "effect"
 import { parseTarget } from "../../adapters/probe/guard"
 import { recordTypes } from "../../analyses/dns/dnsRecords"
+import { DomainParam } from "../../kernel/domainParam"
 
 const hostnamePattern =
   /^(?=.{1,254}$)[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?$/
@@ -80,7 +81,7 @@ export const ContentFreshnessArgs = Schema.Struct({
 })
 
 export const ZoneHygieneArgs = Schema.Struct({
-  domain: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(300)).annotations({ description: "Zone apex, e.g. example.com" })
+  domain: DomainParam.annotations({ description: "Zone apex, e.g. example.com" })
 })
 
 export const EmailSecurityArgs = Schema.Struct({
@@ -91,7 +92,7 @@ export const EmailSecurityArgs = Schema.Struct({
 })
 
 export const CtLogsArgs = Schema.Struct({
-  domain: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(300)).annotations({ description: "Domain whose certificates to list, e.g. example.com" }),
+  domain: DomainParam.annotations({ description: "Domain whose certificates to list, e.g. example.com" }),
   limit: Schema.optional(Int(1, 100).annotations({ description: "Certificates per page, 1-100, default 20" })),
   offset: Schema.optional(Int(0, 1_000_000).annotations({ description: "Skip the first N certificates; use pagination.next_offset of the previous page" })),
   since: Schema.optional(Schema.String.annotations({ description: "ISO 8601 date or timestamp: only certificates logged at or after it" }))

@@ -23,7 +23,7 @@ import { CertInspector } from "../../adapters/x509/CertInspector"
 import { Monitors } from "../../product/monitors/Monitors"
 import { McpServer } from "./McpServer"
 import { Outbound } from "../../adapters/probe/Outbound"
-import { isSupportedVersion, type ProtocolVersion, SUPPORTED_VERSIONS, VERSION_HEADER } from "./protocol"
+import { isSupportedVersion, type ProtocolVersion, SUPPORTED_VERSIONS, VERSION_HEADER, ErrorCode, type JsonRpcResponse } from "./protocol"
 import { Rdap } from "../../adapters/rdap/Rdap"
 import { McpCaller } from "./tool"
 import { Tools } from "./Tools"
@@ -64,7 +64,11 @@ export const makeMcpHandlers = Effect.gen(function*() {
     }
     const answer = yield* prepared.run.pipe(Effect.provideService(McpCaller, { orgId: caller.org.id }))
     if (answer._tag === "Accepted") return HttpServerResponse.empty({ status: 202 })
-    return HttpServerResponse.unsafeJson(answer.body, { status: 200 })
+    // A body that is not JSON is the client's fault at the HTTP level too (DECISIONS "MCP parse
+    // errors"; the official SDK's Streamable HTTP server answers 400 with the -32700 body).
+    const single = answer.body as JsonRpcResponse
+    const parseError = !Array.isArray(answer.body) && "error" in single && single.error.code === ErrorCode.ParseError
+    return HttpServerResponse.unsafeJson(answer.body, { status: parseError ? 400 : 200 })
   })
 
   return { post }

@@ -191,7 +191,10 @@ export const serveRemote = (apiKey: string, url: string) =>
         // 4xx/5xx: the error envelope {"error":{"code","message"}} (or a JSON-RPC error body).
         let reason = `HTTP ${status}`
         try {
-          const e = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } }
+          const e = JSON.parse(text) as { jsonrpc?: unknown; error?: { code?: unknown; message?: unknown } }
+          // A JSON-RPC answer with an HTTP error status (400 with -32700 for a line that is not
+          // JSON) is the answer itself: the client gets it as a local server would write it.
+          if (e.jsonrpc === "2.0" && e.error) return yield* write(e as JsonRpcResponse)
           if (e.error) reason = `HTTP ${status} ${String(e.error.code)}: ${String(e.error.message)}`
         } catch {
           // keep the status alone
