@@ -2,7 +2,7 @@
 import type * as packet from "dns-packet"
 import { randomBytes } from "node:crypto"
 import type { DnsAnswerSet, DnsError } from "../../adapters/dns/DnsResolver"
-import type { SoaFields } from "./analyze"
+import type { SoaFields } from "./observations"
 
 export const norm = (n: string) => n.toLowerCase().replace(/\.$/, "")
 
