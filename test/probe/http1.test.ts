@@ -1,7 +1,9 @@
 /** The wire client's pure steps: head parsing, body framing, chunked decoding and the body cap. */
 import { describe, expect, test } from "bun:test"
+import * as net from "node:net"
 import { framingOf, makeBodyReader } from "../../src/adapters/probe/http1/body"
 import { headerRecord, parseHead } from "../../src/adapters/probe/http1/head"
+import { exchange } from "../../src/adapters/probe/wire"
 
 describe("parseHead", () => {
   const table: Array<[string, string, string]> = [
@@ -72,5 +74,33 @@ describe("body reader", () => {
   test("the cap stops an endless body; counting only keeps nothing", () => {
     expect(run({ kind: "close" }, 4, ["ab", "cdef", "gh"])).toMatchObject({ body: "abcd", bytes: 6, truncated: true, finished: true })
     expect(run({ kind: "close" }, 4, ["ab", "cdef"], false)).toMatchObject({ body: "", bytes: 4, truncated: true, finished: true })
+  })
+})
+
+describe("a chunk's closing CRLF split across reads", () => {
+  test("pure reader: the CRLF completes on the next read", () => {
+    const parts = ["5\r\nhello\r", "\n6\r\n world\r\n0\r\n\r\n"]
+    let finished = false
+    const r = makeBodyReader({ kind: "chunked" }, 100, true, { finish: () => { finished = true }, fail: () => {}, settled: () => finished })
+    for (const p of parts) r.push(Buffer.from(p))
+    expect(r.collected().raw.toString()).toBe("hello world")
+    expect(finished).toBe(true)
+  })
+
+  test("real socket: a server that writes the CR and the LF in two segments", async () => {
+    const server = net.createServer((c) => {
+      c.once("data", () => {
+        c.write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r")
+        setTimeout(() => c.end("\n0\r\n\r\n"), 50)
+      })
+    })
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()))
+    try {
+      const port = (server.address() as net.AddressInfo).port
+      const res = await exchange({ address: "127.0.0.1", port, host: "127.0.0.1", https: false, method: "GET", path: "/", maxBodyBytes: 1000, decompress: false })
+      expect(res.body.toString()).toBe("hello")
+    } finally {
+      server.close()
+    }
   })
 })

@@ -66,6 +66,12 @@ export const makeBodyReader = (framing: Framing, cap: number, keepBody: boolean,
   const onChunked = (data: Buffer) => {
     chunkBuf = chunkBuf.length ? Buffer.concat([chunkBuf, data]) : data
     while (!sink.settled() && !chunkedDone) {
+      if (chunkLeft === -2) {
+        // The chunk's closing CRLF was split across reads: finish it before the next size line.
+        if (chunkBuf.length < 2) return
+        chunkBuf = chunkBuf.subarray(2)
+        chunkLeft = -1
+      }
       if (chunkLeft === -1) {
         const nl = chunkBuf.indexOf("\r\n")
         if (nl === -1) {
@@ -86,19 +92,7 @@ export const makeBodyReader = (framing: Framing, cap: number, keepBody: boolean,
       keep(chunkBuf.subarray(0, take))
       chunkBuf = chunkBuf.subarray(take)
       chunkLeft -= take
-      if (chunkLeft === 0) {
-        if (chunkBuf.length < 2) {
-          chunkLeft = -2 // wait for CRLF
-        } else {
-          chunkBuf = chunkBuf.subarray(2)
-          chunkLeft = -1
-        }
-      }
-      if (chunkLeft === -2) {
-        if (chunkBuf.length < 2) return
-        chunkBuf = chunkBuf.subarray(2)
-        chunkLeft = -1
-      }
+      if (chunkLeft === 0) chunkLeft = -2 // the CRLF that closes the chunk comes next
     }
   }
 
