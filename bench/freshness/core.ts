@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { gunzipSync } from "node:zlib"
 import { decodeHtml } from "../../src/analyses/freshness/decode"
-import { dayKey } from "../../src/analyses/freshness/dates"
+import { dayKey } from "../../src/analyses/freshness/parse/dates"
 import { extractSignals } from "../../src/analyses/freshness/extract"
 import { selectDates } from "../../src/analyses/freshness/select"
 

@@ -1,7 +1,7 @@
 /** The pure parts of Zone Hygiene's limits, under TestClock (no real waiting). */
 import { describe, expect, test } from "bun:test"
 import { Duration, Effect, Either, Fiber, TestClock, TestContext } from "effect"
-import { capTargets, makeDestinationLimiter } from "../../src/analyses/zone/limits"
+import { capTargets, makeDestinationLimiter } from "../../src/analyses/zone/model/limits"
 
 const runTest = <A, E>(e: Effect.Effect<A, E>) => Effect.runPromise(e.pipe(Effect.provide(TestContext.TestContext)))
 

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test"
 import { analyzePage, type FreshnessReport, gradeOf } from "../../src/analyses/freshness/analyze"
 import { analyzeCache } from "../../src/analyses/freshness/cache"
-import { findRelative, findTextDates, parseStructured, urlDate } from "../../src/analyses/freshness/dates"
+import { findRelative, findTextDates, parseStructured, urlDate } from "../../src/analyses/freshness/parse/dates"
 
 const NOW = Date.parse("2024-03-20T12:00:00Z")
 const doc = (head: string, body: string) => `<!DOCTYPE html><html><head><title>T</title>${head}</head><body>${body}</body></html>`

@@ -10,7 +10,7 @@ import { gunzipSync } from "node:zlib"
 import { startService, type TestService } from "../support/service"
 import { makePki } from "../support/tls"
 import { decodeHtml } from "../../src/analyses/freshness/decode"
-import { dayKey } from "../../src/analyses/freshness/dates"
+import { dayKey } from "../../src/analyses/freshness/parse/dates"
 import { extractSignals } from "../../src/analyses/freshness/extract"
 import { selectDates } from "../../src/analyses/freshness/select"
 

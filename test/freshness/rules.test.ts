@@ -4,7 +4,7 @@
  * selection on pages the test writes.
  */
 import { describe, expect, test } from "bun:test"
-import { dayKey, findTextDates } from "../../src/analyses/freshness/dates"
+import { dayKey, findTextDates } from "../../src/analyses/freshness/parse/dates"
 import { extractSignals, isDateline, MAX_DATELINES } from "../../src/analyses/freshness/extract"
 import { selectDates } from "../../src/analyses/freshness/select"
 

@@ -4,7 +4,7 @@
  */
 import { FreshnessReport as FreshnessReportSchema } from "./schema"
 import { analyzeCache, type CacheAnalysis } from "./cache"
-import { type DayDate, dayKey, parseHttpDate, toEpoch, toIso } from "./dates"
+import { type DayDate, dayKey, parseHttpDate, toEpoch, toIso } from "./parse/dates"
 import { extractSignals, type RawSignal } from "./extract"
 import { offPage, selectDates, type Signal } from "./select"
 

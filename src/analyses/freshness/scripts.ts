@@ -2,7 +2,7 @@
  * Dates in a page's scripts and raw source: JSON-LD (objects, arrays, @graph, broken JSON) and,
  * as a last resort, JSON date keys and compact dates anywhere in the source. Pure.
  */
-import { type DateType, type DayDate, parseStructured } from "./dates"
+import { type DateType, type DayDate, parseStructured } from "./parse/dates"
 
 const jsonDateKey = /["'](published_?(?:at|date|time|on)?|publishedDate|publishDate|publicationDate|datePublished|pubDate|createdAt|created_at|dateCreated|date|article_publication_date|firstPublished|first_published_at|releaseDate|uploadDate)["']\s*:\s*["']([^"']{8,40})["']/gi
 const sourceDate = /(?<![\d])((?:19|20)\d{2})([-/.]?)(0[1-9]|1[0-2])\2(0[1-9]|[12]\d|3[01])(?![\d])/g

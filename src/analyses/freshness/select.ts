@@ -3,7 +3,7 @@
  * (pre-web, future beyond clock skew, copyright lines, comment and related-link regions), then
  * source reliability tiers and agreement. Pure.
  */
-import { type DayDate, dayKey, fromEpoch, toEpoch } from "./dates"
+import { type DayDate, dayKey, fromEpoch, toEpoch } from "./parse/dates"
 import type { DateType, RawSignal } from "./extract"
 
 /** The web's first public page went up in August 1991; anything before cannot date a web page. */

@@ -9,9 +9,9 @@
  * Every wait is an Effect sleep or timeout, so TestClock drives it.
  */
 import { Clock, Data, Duration, Effect } from "effect"
-import { RateLimited } from "../../kernel/errors"
-import { makeSingleFlight } from "../../kernel/singleFlight"
-import { setNewest } from "../../kernel/memo"
+import { RateLimited } from "../../../kernel/errors"
+import { makeSingleFlight } from "../../../kernel/singleFlight"
+import { setNewest } from "../../../kernel/memo"
 
 /** Round robin over the nameservers' addresses, at most `max` in all. */
 export const capTargets = <T>(perNameserver: ReadonlyArray<ReadonlyArray<T>>, max: number): { readonly chosen: ReadonlyArray<T>; readonly total: number } => {

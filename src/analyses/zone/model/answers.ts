@@ -1,8 +1,8 @@
 /** Reading DNS answers for Zone Hygiene (pure helpers). */
 import type * as packet from "dns-packet"
 import { randomBytes } from "node:crypto"
-import type { DnsAnswerSet, DnsError } from "../../adapters/dns/DnsResolver"
-import type { SoaFields } from "./analyze"
+import type { DnsAnswerSet, DnsError } from "../../../adapters/dns/DnsResolver"
+import type { SoaFields } from "./observations"
 
 export const norm = (n: string) => n.toLowerCase().replace(/\.$/, "")
 

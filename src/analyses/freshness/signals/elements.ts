@@ -1,0 +1,60 @@
+/** Dates that elements carry: schema.org microdata (itemprop), <time>, <abbr> and hAtom-style classes. */
+import type { DefaultTreeAdapterMap } from "parse5"
+import { type DateType, type DayDate, findTextDates, parseStructured } from "../parse/dates"
+import { attr } from "./regions"
+import type { Push, RawSignal } from "./types"
+
+type Node = DefaultTreeAdapterMap["node"]
+type Element = DefaultTreeAdapterMap["element"]
+
+/** itemprop="datePublished|dateModified|dateCreated|uploadDate" with a content or datetime attribute. */
+export const microdataSignal = (el: Element, itemprop: string, comment: boolean, push: Push) => {
+  if (itemprop === "datepublished" || itemprop === "datemodified" || itemprop === "datecreated" || itemprop === "uploaddate") {
+    const v = attr(el, "content") ?? attr(el, "datetime")
+    const d = v ? parseStructured(v) : undefined
+    if (d) {
+      const type: DateType = itemprop === "datemodified" ? "modified" : itemprop === "datecreated" ? "created" : "published"
+      push({ source: `microdata:${itemprop === "datepublished" ? "datePublished" : itemprop === "datemodified" ? "dateModified" : itemprop === "uploaddate" ? "uploadDate" : "dateCreated"}`, type, date: d, region: comment ? "comment" : "structured" })
+    }
+  }
+}
+
+/** <time datetime>, <abbr title>, or an hAtom-classed element with a title or datetime. */
+export const timeSignal = (el: Element, tag: string, cls: string, region: RawSignal["region"], hinted: boolean, push: Push) => {
+  const hatom = /(?:^|\s)(?:published|updated|entry-date|dtstart|post-date|tweet-timestamp|timestamp)(?:\s|$)/i.test(cls)
+  if (tag === "time" || tag === "abbr" || (hatom && (attr(el, "title") !== undefined || attr(el, "datetime") !== undefined))) {
+    const v = attr(el, "datetime") ?? (tag !== "time" ? attr(el, "title") : undefined)
+    const stamp = v ? parseStructured(v) : undefined
+    const d = stamp && tag === "time" ? shownDay(stamp, textOf(el)) : stamp
+    if (d && v && /\d{4}/.test(v)) {
+      const clsl = cls.toLowerCase()
+      const type: DateType = /updated|modified|aktualisiert/.test(clsl) && !/published/.test(clsl) ? "modified" : "published"
+      const pub = attr(el, "pubdate") !== undefined || /published|entry-date|pubdate|post-date/.test(clsl)
+      push({ source: tag === "time" ? (pub ? "time-element:pubdate" : "time-element") : tag === "abbr" ? "abbr-element" : "title-attribute", type, date: d, region, hinted: hinted || pub })
+    }
+  }
+}
+
+/** The text content of an element (capped). */
+const textOf = (el: Element): string => {
+  let out = ""
+  const walk = (n: Node) => {
+    if (out.length > 200) return
+    if (n.nodeName === "#text") out += (n as DefaultTreeAdapterMap["textNode"]).value
+    else if ("childNodes" in n) for (const k of (n as Element).childNodes) walk(k)
+  }
+  walk(el)
+  return out
+}
+
+/**
+ * A <time> whose own text states another complete day than its datetime attribute: the text is
+ * what the page tells readers (the attribute is often a system or modification stamp, or the
+ * same instant in UTC).
+ */
+export const shownDay = (stamp: DayDate, text: string): DayDate => {
+  const found = findTextDates(text, 2)
+  if (found.length !== 1) return stamp
+  const t = found[0].date
+  return t.y === stamp.y && t.m === stamp.m && t.d === stamp.d ? stamp : t
+}

@@ -1,0 +1,31 @@
+/** Gathering the zone's CAA set (RFC 8659 tree climbing) and the issuers of its certificates in CT logs. */
+import { Duration, Effect } from "effect"
+import type { CtAggregatorShape } from "../../../adapters/ct/CtAggregator"
+import { norm } from "../model/answers"
+import type { CaaObservation, CaaRecord, Incomplete } from "../model/observations"
+import type { Gatherer } from "./context"
+
+export const caaLookup = (g: Gatherer, ct: CtAggregatorShape, zone: string) =>
+  Effect.gen(function*() {
+    // RFC 8659 tree climbing: the relevant CAA set is the closest one at or above the zone.
+    // Every level is asked at once, and the CT issuers are fetched meanwhile.
+    const labels = zone.split(".")
+    const names = labels.map((_, i) => labels.slice(i).join("."))
+    const ctIssuers = ct.currentIssuers(zone).pipe(
+      Effect.timeoutFail({ duration: Duration.millis(Math.max(1000, g.checkBudgetMs - 1000)), onTimeout: () => ({ incomplete: "CT aggregator did not answer in time" }) }),
+      Effect.catchAll((e: any) => Effect.succeed<Incomplete>({ incomplete: e?.incomplete ?? e?.message ?? "CT lookup failed" }))
+    )
+    const [levels, issuers] = yield* Effect.all([
+      Effect.forEach(names, (name) =>
+        g.resolver.query({ name, type: "CAA" }).pipe(
+          Effect.map((ans) => ans.answers.filter((a) => a.type === "CAA" && norm(a.name) === name).map((a): CaaRecord => {
+            const d: any = (a as any).data
+            return { flags: Number(d.flags ?? 0), tag: String(d.tag), value: String(d.value) }
+          }))
+        ), { concurrency: "unbounded" }),
+      ctIssuers
+    ], { concurrency: 2 })
+    const at = levels.findIndex((recs) => recs.length > 0)
+    const found = at < 0 ? null : { at: names[at], records: levels[at] }
+    return { found_at: found?.at ?? null, records: found?.records ?? [], ct_issuers: issuers } satisfies CaaObservation
+  })
