@@ -17,6 +17,7 @@ import { FreshnessApi } from "./freshness/api"
 import { MonitorsApi } from "./monitors/api"
 import { NetworkApi } from "./network/api"
 import { SystemApi } from "./system/api"
+import { TlsApi } from "./surfaces/rest/tls/api"
 import { WafApi } from "./waf/api"
 
 export class Api extends HttpApi.make("domain-intel")
@@ -30,6 +31,7 @@ export class Api extends HttpApi.make("domain-intel")
   .add(WafApi)
   .add(AccountApi)
   .add(MonitorsApi)
+  .add(TlsApi)
   // Any request: a bad parameter or body, an unknown route or method, a body over 1 MiB, an
   // operation past its deadline (502), a defect.
   .addError(InvalidRequestWire)

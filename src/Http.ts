@@ -44,6 +44,9 @@ import { NetworkLive } from "./network/http"
 import { HttpProbe } from "./probe/HttpProbe"
 import { SqlLive } from "./store/Sql"
 import { SystemLive } from "./system/http"
+import { TlsWire } from "./adapters/tls/TlsWire"
+import { TlsScan } from "./analyses/tls/TlsScan"
+import { TlsLive } from "./surfaces/rest/tls/http"
 import { WafLive } from "./waf/http"
 import { WafDetection } from "./waf/WafDetection"
 import { MAX_BODY_BYTES } from "./http/body"
@@ -70,12 +73,12 @@ const CtWithinDeadline = CtAggregator.Live.pipe(
 export const ServicesLive = Bearer.Default.pipe(
   Layer.provideMerge(Layer.mergeAll(KeyActivity.Default, Quota.Default, RequestLog.Default, OperationsLive)),
   Layer.provideMerge(Layer.mergeAll(Keys.Default, Accounts.Default.pipe(Layer.provide(Keys.Default)))),
-  Layer.provideMerge(ZoneHygiene.Live),
+  Layer.provideMerge(Layer.mergeAll(ZoneHygiene.Live, TlsScan.Live.pipe(Layer.provide(TlsWire.Live)))),
   Layer.provideMerge(Layer.mergeAll(HttpProbe.Live, DnssecValidator.Live, CtWithinDeadline).pipe(Layer.provideMerge(DnsResolver.Live))),
   Layer.provideMerge(SqlLive)
 )
 
-const GroupsLive = Layer.mergeAll(AccountLive, SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive, MonitorsLive).pipe(
+const GroupsLive = Layer.mergeAll(AccountLive, SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive, MonitorsLive, TlsLive).pipe(
   Layer.provide(Layer.mergeAll(ContentFreshness.Live, WafDetection.Live))
 )
 

@@ -68,7 +68,7 @@ export const TlsReport = Schema.Struct({
   findings: Schema.Array(TlsFinding),
   recommendations: Schema.Array(Schema.String),
   limitations: Schema.Array(Schema.String)
-}).annotations({ identifier: "TlsReport" })
+})
 
 export type TlsReport = typeof TlsReport.Type
 export type TlsCertificate = typeof TlsCertificate.Type
