@@ -96,6 +96,13 @@ export const startSServer = (cwd: string, args: ReadonlyArray<string>): Promise<
     child.once("exit", (code) => { clearTimeout(timer); reject(new Error(`s_server exited (${code}): ${out}`)) })
   })
 
+let names: Map<string, string> | undefined
+/** OpenSSL's suite names to IANA's, from `openssl ciphers -stdname`. */
+const ianaNames = () => names ??= new Map(
+  spawnSync("openssl", ["ciphers", "-stdname", "ALL:COMPLEMENTOFALL:@SECLEVEL=0"], { encoding: "utf8" }).stdout.split("\n")
+    .map((l) => /^\s*(\S+)\s+-\s+(\S+)\s/.exec(l)).filter((m) => m !== null).map((m) => [m![2], m![1]] as const)
+)
+
 /** One `openssl s_client` handshake: the negotiated protocol and cipher (IANA name), or null when refused. */
 export const sClient = (port: number, args: ReadonlyArray<string>): { protocol: string; cipher: string } | null => {
   const r = spawnSync("openssl", ["s_client", "-connect", `127.0.0.1:${port}`, "-servername", "localhost", "-brief", ...args], { input: "", encoding: "utf8", timeout: 10_000 })
@@ -103,7 +110,6 @@ export const sClient = (port: number, args: ReadonlyArray<string>): { protocol: 
   const protocol = /Protocol version: (\S+)/.exec(text)?.[1]
   const cipher = /Ciphersuite: (\S+)/.exec(text)?.[1]
   if (!protocol || !cipher) return null
-  const std = spawnSync("openssl", ["ciphers", "-stdname", "ALL:COMPLEMENTOFALL:@SECLEVEL=0"], { encoding: "utf8" }).stdout
-  const iana = cipher.startsWith("TLS_") ? cipher : /^(\S+) - (\S+) /m.exec(std.split("\n").find((l) => l.includes(` - ${cipher} `)) ?? "")?.[1] ?? cipher
+  const iana = cipher.startsWith("TLS_") ? cipher : ianaNames().get(cipher) ?? cipher
   return { protocol, cipher: iana }
 }
