@@ -1,7 +1,7 @@
 /**
  * `domain-intel mcp` from the single binary (`bun build --compile`), run from an empty
  * directory with no Bun and no node_modules on its path, driven by the SDK's
- * StdioClientTransport once per protocol version: all twelve tools with validated results.
+ * StdioClientTransport once per protocol version: all thirteen tools with validated results.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
@@ -38,7 +38,7 @@ afterAll(async () => {
 
 describe("the binary's mcp sub-command", () => {
   for (const version of VERSIONS) {
-    test(`stdio on ${version}: list and call all twelve tools`, async () => {
+    test(`stdio on ${version}: list and call all thirteen tools`, async () => {
       let stderr = ""
       const transport = pin(new StdioClientTransport({ command: binary, args: ["mcp"], cwd: work, env: env({ DOMAIN_INTEL_API_KEY: key }), stderr: "pipe" }), version)
       transport.stderr?.on("data", (d) => { stderr += d })

@@ -1,7 +1,7 @@
 /**
  * The official MCP SDK client for the tests: pinned to one protocol version (the SDK always
  * offers its newest in initialize; the pin rewrites that one field, and the SDK then speaks
- * whatever the server answers), the ten tools' loopback arguments, and ajv validation.
+ * whatever the server answers), every tool's loopback arguments, and ajv validation.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
@@ -69,6 +69,7 @@ export const toolCalls = (fx: Fixtures): ReadonlyArray<{ name: string; arguments
   { name: "zone_hygiene", arguments: { domain: "good.test" } },
   { name: "ct_logs", arguments: { domain: "good.test", limit: 2 } },
   { name: "email_security", arguments: { domain: "good.test" } },
+  { name: "tls_scan", arguments: { host: "good.test", port: fx.good.port } },
   { name: "monitor_status", arguments: {} }
 ]
 
@@ -82,11 +83,11 @@ export interface ToolInfo {
   outputSchema?: Record<string, unknown>
 }
 
-/** What every tools/list must show: twelve tools, titles, the three hints, object output schemas. */
+/** What every tools/list must show: thirteen tools, titles, the three hints, object output schemas. */
 export const checkToolList = (tools: ReadonlyArray<ToolInfo>) => {
   expect(tools.map((t) => t.name).sort()).toEqual([
     "content_freshness", "ct_logs", "dns_lookup", "domain_intelligence", "email_security", "http_check",
-    "monitor_status", "security_headers", "ssl_certificate", "waf_detection", "whois_lookup", "zone_hygiene"
+    "monitor_status", "security_headers", "ssl_certificate", "tls_scan", "waf_detection", "whois_lookup", "zone_hygiene"
   ])
   for (const t of tools) {
     expect(typeof t.title).toBe("string")

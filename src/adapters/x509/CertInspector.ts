@@ -31,7 +31,7 @@ interface Handshake {
   readonly cipher: string | null
 }
 
-const handshake = (address: string, port: number, servername: string | undefined, ca: ReadonlyArray<string>) =>
+export const handshake = (address: string, port: number, servername: string | undefined, ca: ReadonlyArray<string>) =>
   Effect.async<Handshake, ToolFailure>((resume) => {
     let done = false
     const socket = tls.connect({
@@ -71,7 +71,7 @@ const handshake = (address: string, port: number, servername: string | undefined
     })
   )
 
-const chainOf = (peer: tls.DetailedPeerCertificate): Array<ChainEntry> => {
+export const chainOf = (peer: tls.DetailedPeerCertificate): Array<ChainEntry> => {
   const out: Array<ChainEntry> = []
   let c: tls.DetailedPeerCertificate | undefined = peer
   const seen = new Set<string>()

@@ -19,6 +19,7 @@ import { NetworkApi } from "./network"
 import { SystemApi } from "./system"
 import { WafApi } from "./waf"
 import { EmailApi } from "./email"
+import { TlsApi } from "./tls"
 
 export class Api extends HttpApi.make("domain-intel")
   .add(SystemApi)
@@ -32,6 +33,7 @@ export class Api extends HttpApi.make("domain-intel")
   .add(AccountApi)
   .add(MonitorsApi)
   .add(EmailApi)
+  .add(TlsApi)
   // Any request: a bad parameter or body, an unknown route or method, a body over 1 MiB, an
   // operation past its deadline (502), a defect.
   .addError(InvalidRequestWire)

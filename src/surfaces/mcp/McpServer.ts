@@ -36,7 +36,7 @@ export const MAX_BATCH = 50
 export const BATCH_CONCURRENCY = 16
 
 const INSTRUCTIONS =
-  "domain-intel analyses public internet domains. Quick lookups: dns_lookup (any record type), whois_lookup (RDAP registration data), ssl_certificate (TLS certificate), security_headers (graded HTTP security headers), domain_intelligence (DNS + TLS + headers in one report; a good first call). Analyses: http_check (is it up, how fast, where it redirects), waf_detection (which WAF/CDN), content_freshness (how current the content is), zone_hygiene (DNS zone health and security audit), email_security (SPF, DMARC, DKIM, MTA-STS, DANE: can the domain be spoofed, is its mail protected in transit), ct_logs (certificates issued, from certificate transparency). Every tool only reads public data; results are JSON in structuredContent and the first text block."
+  "domain-intel analyses public internet domains. Quick lookups: dns_lookup (any record type), whois_lookup (RDAP registration data), ssl_certificate (TLS certificate), security_headers (graded HTTP security headers), domain_intelligence (DNS + TLS + headers in one report; a good first call). Analyses: http_check (is it up, how fast, where it redirects), waf_detection (which WAF/CDN), content_freshness (how current the content is), zone_hygiene (DNS zone health and security audit), email_security (SPF, DMARC, DKIM, MTA-STS, DANE: can the domain be spoofed, is its mail protected in transit), ct_logs (certificates issued, from certificate transparency), tls_scan (TLS protocols, cipher suites, groups and certificate, graded like SSL Labs). Every tool only reads public data; results are JSON in structuredContent and the first text block."
 
 const InitializeParams = Schema.Struct({
   protocolVersion: Schema.String,

@@ -21,7 +21,9 @@ import { WafReport } from "../api/waf"
 import { WafDetection } from "../../analyses/waf/WafDetection"
 import { EmailSecurity } from "../../analyses/mail/EmailSecurity"
 import { EmailSecurityReport } from "../../analyses/mail/schema"
-import { ContentFreshnessArgs, CtLogsArgs, EmailSecurityArgs, HttpCheckArgs, WafDetectionArgs, ZoneHygieneArgs } from "./args"
+import { ContentFreshnessArgs, CtLogsArgs, EmailSecurityArgs, HttpCheckArgs, WafDetectionArgs, ZoneHygieneArgs, TlsScanArgs } from "./args"
+import { TlsReport } from "../../analyses/tls/schema"
+import { TlsScan } from "../../analyses/tls/TlsScan"
 import { httpCheckText } from "./summaries"
 import { defineTool, McpCaller, toToolFailure, type ToolDefinition } from "./tool"
 
@@ -34,6 +36,7 @@ export const makeAnalysisTools = Effect.gen(function*() {
   const freshness = yield* ContentFreshness
   const zone = yield* ZoneHygiene
   const email = yield* EmailSecurity
+  const tls = yield* TlsScan
 
   const httpCheckTool = defineTool({
     name: "http_check",
@@ -127,5 +130,17 @@ export const makeAnalysisTools = Effect.gen(function*() {
       `Email security of ${r.domain}: grade ${r.grade} (score ${r.score}); ${r.checks.filter((c) => !c.passed).map((c) => c.check).join(", ") || "every check passed"}${r.checks.some((c) => !c.passed) ? " need attention" : ""}`
   })
 
-  return [httpCheckTool, wafTool, freshnessTool, zoneTool, ctTool, emailTool] as ReadonlyArray<ToolDefinition>
+  const tlsTool = defineTool({
+    name: "tls_scan",
+    title: "TLS configuration scan and grade",
+    description:
+      "Scan a TLS server the way sslscan or testssl.sh would and grade it by SSL Labs' rating guide: which protocols (SSL 3.0 to TLS 1.3) and cipher suites it accepts, in its own order, its key exchange groups (post-quantum X25519MLKEM768 included), secure renegotiation, TLS_FALLBACK_SCSV, compression, heartbeat and Heartbleed, and its certificate (trust, name, key, OCSP stapling, SCTs). Use it to audit an HTTPS (or any TLS) endpoint. Takes about 1-5 s (many short handshakes, at most 4 at once). Main fields: `grade` (A+ to F, T untrusted, M name mismatch), `score`, `protocols`, `cipher_suites`, `key_exchange`, `certificate`, `findings[]`.",
+    input: TlsScanArgs,
+    output: TlsReport,
+    run: (args) => tls.scan(args.host, args.port ?? 443).pipe(Effect.mapError(toToolFailure)),
+    summary: (r) =>
+      `TLS scan of ${r.host}:${r.port} (${r.ip}): grade ${r.grade} (score ${r.score}); protocols ${Object.entries(r.protocols).filter(([, on]) => on).map(([v]) => v).join(", ") || "none"}; ${r.findings.length} finding(s)`
+  })
+
+  return [httpCheckTool, wafTool, freshnessTool, zoneTool, ctTool, emailTool, tlsTool] as ReadonlyArray<ToolDefinition>
 })

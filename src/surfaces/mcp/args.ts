@@ -51,6 +51,11 @@ export const SslCertificateArgs = Schema.Struct({
   port: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, 65535)).annotations({ title: "port", description: "TCP port. Default 443." }))
 })
 
+export const TlsScanArgs = Schema.Struct({
+  host: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(300)).annotations({ description: "Host name or IP address to scan, e.g. example.com (no scheme, port or path)" }),
+  port: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, 65535)).annotations({ title: "port", description: "TCP port. Default 443." }))
+})
+
 export const SecurityHeadersArgs = Schema.Struct({
   url: TargetUrl.annotations({ title: "url", description: "URL or bare domain to fetch, e.g. https://example.com/ or example.com (https:// is assumed for a bare domain)" })
 })

@@ -51,6 +51,9 @@ import { MAX_BODY_BYTES } from "../../platform/http/body"
 import { HTTP_CHECK_MARGIN_MS, HTTP_CHECK_MAX_TIMEOUT_MS } from "../api/network"
 import { EmailSecurity } from "../../analyses/mail/EmailSecurity"
 import { EmailLive } from "../handlers/email"
+import { TlsWire } from "../../adapters/tls/TlsWire"
+import { TlsScan } from "../../analyses/tls/TlsScan"
+import { TlsLive } from "../handlers/tls"
 
 /** Routes mounted beside the HttpApi (raw handlers). */
 export const rawRoutes: ReadonlyArray<RawRoute> = [...mcpRawRoutes]
@@ -73,12 +76,12 @@ const CtWithinDeadline = CtAggregator.Live.pipe(
 export const ServicesLive = Bearer.Default.pipe(
   Layer.provideMerge(Layer.mergeAll(KeyActivity.Default, Quota.Default, RequestLog.Default, OperationsLive, AuditTokensLive)),
   Layer.provideMerge(Layer.mergeAll(Keys.Default, Accounts.Default.pipe(Layer.provide(Keys.Default)))),
-  Layer.provideMerge(Layer.mergeAll(ZoneHygiene.Live, EmailSecurity.Live)),
+  Layer.provideMerge(Layer.mergeAll(ZoneHygiene.Live, EmailSecurity.Live, TlsScan.Live.pipe(Layer.provide(TlsWire.Live)))),
   Layer.provideMerge(Layer.mergeAll(HttpProbe.Live, DnssecValidator.Live, CtWithinDeadline).pipe(Layer.provideMerge(DnsResolver.Live))),
   Layer.provideMerge(SqlLive)
 )
 
-const GroupsLive = Layer.mergeAll(AccountLive, SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive, MonitorsLive, EmailLive).pipe(
+const GroupsLive = Layer.mergeAll(AccountLive, SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive, MonitorsLive, EmailLive, TlsLive).pipe(
   Layer.provide(Layer.mergeAll(ContentFreshness.Live, WafDetection.Live))
 )
 
