@@ -16,6 +16,7 @@ import { DnsApi } from "./dns/api"
 import { FreshnessApi } from "./freshness/api"
 import { MonitorsApi } from "./monitors/api"
 import { NetworkApi } from "./network/api"
+import { SecurityHeadersApi } from "./surfaces/rest/headers/api"
 import { SystemApi } from "./system/api"
 import { WafApi } from "./waf/api"
 
@@ -30,6 +31,7 @@ export class Api extends HttpApi.make("domain-intel")
   .add(WafApi)
   .add(AccountApi)
   .add(MonitorsApi)
+  .add(SecurityHeadersApi)
   // Any request: a bad parameter or body, an unknown route or method, a body over 1 MiB, an
   // operation past its deadline (502), a defect.
   .addError(InvalidRequestWire)

@@ -43,6 +43,8 @@ import { OpenApiRoutes } from "./openapi/routes"
 import { NetworkLive } from "./network/http"
 import { HttpProbe } from "./probe/HttpProbe"
 import { SqlLive } from "./store/Sql"
+import { SecurityHeadersLive } from "./surfaces/rest/headers/http"
+import { HttpSecurityGrade } from "./analyses/observatory/HttpSecurityGrade"
 import { SystemLive } from "./system/http"
 import { WafLive } from "./waf/http"
 import { WafDetection } from "./waf/WafDetection"
@@ -75,8 +77,8 @@ export const ServicesLive = Bearer.Default.pipe(
   Layer.provideMerge(SqlLive)
 )
 
-const GroupsLive = Layer.mergeAll(AccountLive, SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive, MonitorsLive).pipe(
-  Layer.provide(Layer.mergeAll(ContentFreshness.Live, WafDetection.Live))
+const GroupsLive = Layer.mergeAll(AccountLive, SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive, MonitorsLive, SecurityHeadersLive).pipe(
+  Layer.provide(Layer.mergeAll(ContentFreshness.Live, WafDetection.Live, HttpSecurityGrade.Live))
 )
 
 /** Background fibers (alert evaluator and outbox, request-log pruning, monitor scheduler), scoped to the server. */
