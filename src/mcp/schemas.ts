@@ -5,6 +5,7 @@
  * is the `outputSchema` tools/list publishes. The report types are derived from them.
  */
 import { Schema } from "effect"
+import { SecurityHeadersReport } from "../analyses/observatory/schema"
 
 const N = <S extends Schema.Schema.Any>(s: S) => Schema.NullOr(s)
 
@@ -93,37 +94,6 @@ export const CertReport = Schema.Struct({
   })
 })
 
-export const HeaderVerdict = Schema.Struct({
-  header: Schema.String,
-  present: Schema.Boolean,
-  value: N(Schema.String),
-  status: Schema.Literal("good", "weak", "missing", "invalid", "ineffective").annotations({
-    description: "ineffective: present but ignored by browsers (HSTS received over plain http)"
-  }),
-  deduction: Schema.Number.annotations({ description: "Points deducted from 100 (0 for good)" }),
-  findings: Schema.Array(Schema.String),
-  recommendation: N(Schema.String)
-})
-
-export const Grade = Schema.Literal("A+", "A", "B", "C", "D", "F")
-
-export const HeadersReport = Schema.Struct({
-  url: Schema.String,
-  final_url: Schema.String,
-  status_code: Schema.Number,
-  https: Schema.Boolean,
-  score: Schema.Number.annotations({ description: "0-100" }),
-  grade: Grade,
-  headers: Schema.Array(HeaderVerdict),
-  summary: Schema.Struct({
-    good: Schema.Number,
-    weak: Schema.Number,
-    missing: Schema.Number,
-    invalid: Schema.Number,
-    ineffective: Schema.Number
-  })
-})
-
 const Failed = Schema.Struct({ error: Schema.String })
 
 export const DomainIntelligenceReport = Schema.Struct({
@@ -137,12 +107,12 @@ export const DomainIntelligenceReport = Schema.Struct({
     rcode: N(Schema.String)
   }),
   ssl: Schema.Union(CertReport, Failed),
-  security_headers: Schema.Union(HeadersReport, Failed),
+  security_headers: Schema.Union(SecurityHeadersReport, Failed),
   summary: Schema.Struct({
     resolves: Schema.Boolean,
     certificate_valid: N(Schema.Boolean),
     certificate_days_left: N(Schema.Number),
-    headers_grade: N(Grade),
+    headers_grade: N(SecurityHeadersReport.fields.grade),
     headers_score: N(Schema.Number)
   })
 })

@@ -52,6 +52,6 @@ export const SecurityHeadersReport = Schema.Struct({
   tests: Tests,
   extras: Extras,
   checked_at: Schema.String
-}).annotations({ identifier: "SecurityHeadersReport" })
+})
 
 export type SecurityHeadersReport = typeof SecurityHeadersReport.Type
