@@ -7,7 +7,7 @@
  * goes to robots.txt's address), so it is fetched in that case only. security.txt (RFC 9116 §3)
  * is fetched alongside for the extras.
  */
-import { Effect } from "effect"
+import { Effect, Fiber, Option } from "effect"
 import type { InvalidRequest, TargetForbidden } from "../../domain/errors"
 import { GET_BODY_CAP } from "../../network/HttpCheck"
 import { HttpProbe, type ProbeOutcome } from "../../probe/HttpProbe"
@@ -36,7 +36,14 @@ interface Chain {
  * One request with its redirects followed hop by hop (303 turns into GET, as HTTP clients do);
  * null when any hop fails (no answer, a refused redirect target, an unusable Location).
  */
-const chain = (url: string, method: "GET" | "OPTIONS", headers: ReadonlyArray<readonly [string, string]>, timeoutMs: number) =>
+const chain = (
+  url: string,
+  method: "GET" | "OPTIONS",
+  headers: ReadonlyArray<readonly [string, string]>,
+  timeoutMs: number,
+  /** Page requests already made in this scan, shared by URL (see `retrieve`). */
+  pageHop?: (url: string) => Effect.Effect<ProbeOutcome, InvalidRequest | TargetForbidden>
+) =>
   Effect.gen(function*() {
     const probe = yield* HttpProbe
     const started = performance.now()
@@ -47,15 +54,10 @@ const chain = (url: string, method: "GET" | "OPTIONS", headers: ReadonlyArray<re
     for (;;) {
       const left = timeoutMs - (performance.now() - started)
       if (left <= 0) return null
-      const fetched: ProbeOutcome | null = yield* probe.fetch({
-        url: current,
-        method: verb,
-        headers,
-        timeoutMs: left,
-        followRedirects: false,
-        maxBodyBytes: GET_BODY_CAP,
-        decompress: true
-      }).pipe(
+      const request = pageHop && verb === "GET" && headers === PAGE_HEADERS
+        ? pageHop(current)
+        : probe.fetch({ url: current, method: verb, headers, timeoutMs: left, followRedirects: false, maxBodyBytes: GET_BODY_CAP, decompress: true })
+      const fetched: ProbeOutcome | null = yield* request.pipe(
         // The first hop's refusal is the caller's (the target itself is forbidden).
         Effect.catchAll((e) => (hops.length === 0 ? Effect.fail(e) : Effect.succeed(null)))
       )
@@ -93,10 +95,21 @@ export interface ScanTarget {
 
 export const retrieve = (target: ScanTarget) =>
   Effect.gen(function*() {
+    const probe = yield* HttpProbe
     const securityTxtUrl = new URL("/.well-known/security.txt", target.httpsUrl).href
+    // The same page request made twice in one scan is made once: http://host/ usually redirects
+    // to https://host/, which the https session fetches at the same moment. The Observatory
+    // fetches it twice; a server answers the same request the same way, and this saves a round trip.
+    const pageHop = yield* Effect.cachedFunction((url: string) =>
+      probe.fetch({ url, method: "GET", headers: PAGE_HEADERS, timeoutMs: SESSION_TIMEOUT_MS, followRedirects: false, maxBodyBytes: GET_BODY_CAP, decompress: true })
+    )
+    // The preflight usually goes to https://host/ (the graded page when it does not redirect):
+    // sent at once, and used when that is where it belongs.
+    const early = yield* Effect.fork(chain(target.httpsUrl, "OPTIONS", PREFLIGHT_HEADERS, SESSION_TIMEOUT_MS).pipe(Effect.catchAll(() => Effect.succeed(null))))
+    const bounded = <A, E, R>(e: Effect.Effect<A | null, E, R>) => e.pipe(Effect.timeoutOption(SESSION_TIMEOUT_MS), Effect.map(Option.getOrNull))
     const [http, https, txt] = yield* Effect.all([
-      chain(target.httpUrl, "GET", PAGE_HEADERS, SESSION_TIMEOUT_MS),
-      chain(target.httpsUrl, "GET", PAGE_HEADERS, SESSION_TIMEOUT_MS),
+      bounded(chain(target.httpUrl, "GET", PAGE_HEADERS, SESSION_TIMEOUT_MS, pageHop)),
+      bounded(chain(target.httpsUrl, "GET", PAGE_HEADERS, SESSION_TIMEOUT_MS, pageHop)),
       chain(securityTxtUrl, "GET", [["Accept", "text/plain"]], SESSION_TIMEOUT_MS).pipe(Effect.catchAll(() => Effect.succeed(null)))
     ], { concurrency: "unbounded" })
     const graded = https ?? http
@@ -112,7 +125,9 @@ export const retrieve = (target: ScanTarget) =>
         const status = robots?.hops[robots.hops.length - 1].status ?? 0
         if (robots && status >= 200 && status < 300) corsUrl = robots.hops[0].url
       }
-      const pre = yield* chain(corsUrl, "OPTIONS", PREFLIGHT_HEADERS, SESSION_TIMEOUT_MS).pipe(Effect.catchAll(() => Effect.succeed(null)))
+      const pre = corsUrl === target.httpsUrl
+        ? yield* Fiber.join(early)
+        : yield* chain(corsUrl, "OPTIONS", PREFLIGHT_HEADERS, SESSION_TIMEOUT_MS).pipe(Effect.catchAll(() => Effect.succeed(null)))
       const answer = pre?.hops[pre.hops.length - 1]
       // Only a 2xx answer reaches the Observatory's test (its client rejects the others).
       if (answer && answer.status >= 200 && answer.status < 300) cors = { rawHeaders: answer.rawHeaders, origin: CORS_ORIGIN }
@@ -124,6 +139,7 @@ export const retrieve = (target: ScanTarget) =>
         }
       }
     }
+    yield* Fiber.interrupt(early)
     const txtLast = txt?.hops[txt.hops.length - 1]
     return {
       retrieval: { hostname: target.host, http: asSession(http), https: asSession(https), cors, extraCookies },

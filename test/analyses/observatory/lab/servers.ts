@@ -8,11 +8,12 @@ const answerFor = (site: Site, https: boolean, path: string): Answer | null => {
   return path === "/" ? side : null
 }
 
-const respond = (sites: ReadonlyMap<string, Site>, https: boolean) => (req: Request): Response => {
+const respond = (sites: ReadonlyMap<string, Site>, https: boolean) => async (req: Request): Promise<Response> => {
   const url = new URL(req.url)
   const host = (req.headers.get("host") ?? "").replace(/:\d+$/, "").toLowerCase()
   const site = sites.get(host)
   if (!site) return new Response("no such site", { status: 404 })
+  if (site.delayMs) await Bun.sleep(site.delayMs)
   const base = https ? site.https : site.http
   if (req.method === "OPTIONS") {
     const p = base?.preflight?.(req.headers.get("origin"))

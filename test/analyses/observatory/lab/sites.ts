@@ -23,6 +23,8 @@ export interface Site {
   readonly defects?: Readonly<Record<string, string>>
   /** The scan must fail (both refuse to grade). */
   readonly fails?: boolean
+  /** Every answer of this site waits this long (a distant server, for the bench). */
+  readonly delayMs?: number
 }
 
 export const CA_LABEL = "observatory lab"
@@ -46,6 +48,7 @@ const reflect = (origin: string | null) => ({ status: 200, headers: [["Access-Co
 export const SITES: ReadonlyArray<Site> = [
   { host: "aplus.test", https: page([...GOOD, ["Set-Cookie", "__Host-sessionid=1; Secure; HttpOnly; SameSite=Strict; Path=/"]], `<script src="/app.js"></script>`) },
   { host: "bare.test", http: page([]), https: page([]) },
+  { host: "distant.test", https: page([...GOOD, ["Set-Cookie", "__Host-sessionid=1; Secure; HttpOnly; SameSite=Strict; Path=/"]]), delayMs: 50 },
   { host: "csp-inline.test", https: csp("default-src 'self'; script-src 'self' 'unsafe-inline'") },
   { host: "csp-nonce.test", https: csp("script-src 'nonce-abc' 'unsafe-inline' 'strict-dynamic' https: 'self'; object-src 'none'; default-src 'self'") },
   { host: "csp-dynamic-alone.test", https: csp("default-src 'self'; script-src 'strict-dynamic' 'self'") },
