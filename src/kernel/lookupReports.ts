@@ -93,56 +93,5 @@ export const CertReport = Schema.Struct({
   })
 })
 
-export const HeaderVerdict = Schema.Struct({
-  header: Schema.String,
-  present: Schema.Boolean,
-  value: N(Schema.String),
-  status: Schema.Literal("good", "weak", "missing", "invalid", "ineffective").annotations({
-    description: "ineffective: present but ignored by browsers (HSTS received over plain http)"
-  }),
-  deduction: Schema.Number.annotations({ description: "Points deducted from 100 (0 for good)" }),
-  findings: Schema.Array(Schema.String),
-  recommendation: N(Schema.String)
-})
-
-export const Grade = Schema.Literal("A+", "A", "B", "C", "D", "F")
-
-export const HeadersReport = Schema.Struct({
-  url: Schema.String,
-  final_url: Schema.String,
-  status_code: Schema.Number,
-  https: Schema.Boolean,
-  score: Schema.Number.annotations({ description: "0-100" }),
-  grade: Grade,
-  headers: Schema.Array(HeaderVerdict),
-  summary: Schema.Struct({
-    good: Schema.Number,
-    weak: Schema.Number,
-    missing: Schema.Number,
-    invalid: Schema.Number,
-    ineffective: Schema.Number
-  })
-})
-
-const Failed = Schema.Struct({ error: Schema.String })
-
-export const DomainIntelligenceReport = Schema.Struct({
-  domain: Schema.String,
-  checked_at: Schema.String,
-  dns: Schema.Struct({
-    records: Schema.Record({
-      key: Schema.String,
-      value: Schema.Union(Schema.Array(Schema.Struct({ value: Schema.String, ttl: Schema.Number })), Failed)
-    }).annotations({ description: "A, AAAA, MX, NS, TXT, CAA: the values with TTLs, or {error} when that query failed" }),
-    rcode: N(Schema.String)
-  }),
-  ssl: Schema.Union(CertReport, Failed),
-  security_headers: Schema.Union(HeadersReport, Failed),
-  summary: Schema.Struct({
-    resolves: Schema.Boolean,
-    certificate_valid: N(Schema.Boolean),
-    certificate_days_left: N(Schema.Number),
-    headers_grade: N(Grade),
-    headers_score: N(Schema.Number)
-  })
-})
+/** A part of a composite report that failed: why. */
+export const Failed = Schema.Struct({ error: Schema.String })

@@ -123,17 +123,15 @@ describe("tool input errors are results a model can act on", () => {
 })
 
 describe("one HSTS judgement", () => {
-  test("STS over plain http: http_check says not enabled, security_headers says present but ineffective", async () => {
+  test("STS over plain http: http_check says not enabled, security_headers never counts it", async () => {
     const url = `http://site.test:${fx.site.port}/`
     const check = (await mcp("http_check", { url })) as any
     expect(check.headers.strict_transport_security).toBe("max-age=31536000")
     expect(check.security_summary.hsts_enabled).toBe(false)
     expect(check.security_summary.hsts_max_age).toBe(31536000)
+    // RFC 6797 §8.1: the header only counts over https, and nothing answers https here.
     const headers = (await mcp("security_headers", { url })) as any
-    const sts = headers.headers.find((h: any) => h.header === "Strict-Transport-Security")
-    expect(sts.present).toBe(true)
-    expect(sts.status).toBe("ineffective")
-    expect(sts.findings.join(" ")).toContain("plain http")
+    expect(headers.tests["strict-transport-security"]).toMatchObject({ pass: false, result: "hsts-not-implemented-no-https" })
   })
 
   test("STS over https: both say it is in effect", async () => {
@@ -141,6 +139,14 @@ describe("one HSTS judgement", () => {
     const check = (await mcp("http_check", { url })) as any
     expect(check.security_summary.hsts_enabled).toBe(true)
     const headers = (await mcp("security_headers", { url })) as any
-    expect(headers.headers.find((h: any) => h.header === "Strict-Transport-Security").status).toBe("good")
+    expect(headers.tests["strict-transport-security"]).toMatchObject({ pass: true, result: "hsts-implemented-max-age-at-least-six-months" })
+  })
+
+  test("security_headers = GET /v1/security/headers", async () => {
+    const url = `https://good.test:${fx.good.port}/`
+    const a = await rest("/v1/security/headers", { url })
+    const b = await mcp("security_headers", { url })
+    expect(timeless(b, ["checked_at"])).toEqual(timeless(a, ["checked_at"]))
+    expect((b as any).grade).toBe("A+")
   })
 })

@@ -249,35 +249,37 @@ describe("ssl_certificate", () => {
   })
 })
 
-describe("security_headers", () => {
-  test("six good headers grade A+", async () => {
+describe("security_headers (the MDN HTTP Observatory's grade)", () => {
+  test("good headers grade A+ with the Observatory's bonuses", async () => {
     const res = await call("security_headers", { url: `https://good.test:${fx.good.port}/` })
     const r = report(res)
-    expect(r.grade).toBe("A+")
-    expect(r.score).toBe(100)
-    expect(r.headers.map((h: any) => h.status)).toEqual(["good", "good", "good", "good", "good", "good"])
-    expect(text(res)).toContain("grade A+")
+    expect(r).toMatchObject({ grade: "A+", score: 115, tests_passed: 10, tests_failed: 0, tests_quantity: 10 })
+    expect(r.tests["content-security-policy"]).toMatchObject({ result: "csp-implemented-with-no-unsafe", score_modifier: 5 })
+    expect(r.tests["x-frame-options"].result).toBe("x-frame-options-implemented-via-csp")
+    // Nothing answers on good.test:80 here: a site without plain http needs no redirect.
+    expect(r.tests.redirection.result).toBe("redirection-not-needed-no-http")
+    expect(r.extras.permissions_policy.features).toEqual(["camera", "microphone", "geolocation"])
+    expect(text(res)).toContain("A+, score 115")
   })
 
-  test("weak values are judged on their value, not their presence", async () => {
+  test("weak values are graded by the Observatory's rules, each failure with its fix", async () => {
     const r = report(await call("security_headers", { url: `https://weak.test:${fx.weak.port}/` }))
-    const by = Object.fromEntries(r.headers.map((h: any) => [h.header, h]))
-    expect(by["Strict-Transport-Security"].status).toBe("weak")
-    expect(by["Strict-Transport-Security"].findings.join(" ")).toContain("max-age=60")
-    expect(by["Content-Security-Policy"].status).toBe("weak")
-    expect(by["Content-Security-Policy"].findings.join(" ")).toContain("'unsafe-inline'")
-    expect(by["X-Content-Type-Options"].status).toBe("missing")
-    expect(by["X-Frame-Options"].status).toBe("weak")
-    expect(by["Referrer-Policy"].status).toBe("weak")
-    expect(by["Permissions-Policy"].status).toBe("weak")
-    expect(r.score).toBe(35)
-    expect(r.grade).toBe("F")
+    expect(r.tests["strict-transport-security"]).toMatchObject({ pass: false, result: "hsts-implemented-max-age-less-than-six-months", score_modifier: -10 })
+    expect(r.tests["content-security-policy"].result).toBe("csp-implemented-with-unsafe-inline")
+    expect(r.tests["x-content-type-options"].result).toBe("x-content-type-options-not-implemented")
+    expect(r.tests["x-frame-options"]).toMatchObject({ pass: true, result: "x-frame-options-allow-from-origin" })
+    expect(r.tests["referrer-policy"].result).toBe("referrer-policy-unsafe")
+    expect(r.tests["content-security-policy"].recommendation).not.toBe("")
+    expect(r.score).toBe(60)
+    expect(r.grade).toBe("C+")
   })
 
   test("redirects are followed from http to https", async () => {
     const r = report(await call("security_headers", { url: `http://good.test:${fx.plain.port}/` }))
     expect(r.final_url).toBe(`https://good.test:${fx.good.port}/`)
-    expect(r.grade).toBe("A+")
+    expect(r.tests.redirection.result).toBe("redirection-to-https")
+    // https://good.test:443/ does not answer here, so there is no HSTS to grade.
+    expect(r.tests["strict-transport-security"].result).toBe("hsts-not-implemented-no-https")
   })
 
   test("an unreachable target is a tool error", async () => {
@@ -296,7 +298,7 @@ describe("domain_intelligence", () => {
     expect(r.dns.records.MX[0].value).toBe("10 mail.good.test.")
     expect(r.ssl.valid).toBe(true)
     expect(r.security_headers.grade).toBe("A+")
-    expect(r.summary).toMatchObject({ resolves: true, certificate_valid: true, headers_grade: "A+", headers_score: 100 })
+    expect(r.summary).toMatchObject({ resolves: true, certificate_valid: true, headers_grade: "A+", headers_score: 115 })
     expect(text(res)).toContain("Domain intelligence for good.test")
   })
 

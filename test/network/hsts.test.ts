@@ -1,6 +1,5 @@
-/** The one HSTS judgement (RFC 6797), and http-check and security_headers agreeing on it. */
+/** The HSTS judgement of http-check (RFC 6797). security_headers grades HSTS as the MDN HTTP Observatory does (test/analyses/observatory). */
 import { describe, expect, test } from "bun:test"
-import { judgeHsts } from "../../src/analyses/headers/headers"
 import { pickHeaders, securitySummary } from "../../src/analyses/network/analyze"
 import { judgeHstsHeader } from "../../src/analyses/network/hsts"
 
@@ -26,22 +25,5 @@ describe("judgeHstsHeader", () => {
       expect(j.effective).toBe(effective)
       expect(j.present).toBe(value !== null)
     })
-  }
-})
-
-describe("http-check and security_headers agree", () => {
-  const values = [undefined, "max-age=31536000", "max-age=0", "max-age=60", "bogus", "max-age=1; max-age=1"]
-  for (const value of values) {
-    for (const https of [true, false]) {
-      test(`${value ?? "(absent)"} over ${https ? "https" : "http"}`, () => {
-        const summary = securitySummary(pickHeaders(value === undefined ? {} : { "strict-transport-security": value }), https)
-        const verdict = judgeHsts(value, https)
-        // hsts_enabled exactly when security_headers sees a policy browsers apply (good or short-lived).
-        expect(summary.hsts_enabled).toBe(verdict.status === "good" || (verdict.status === "weak" && !value?.includes("max-age=0")))
-        // Over plain http a valid header is never "missing": present, not in effect.
-        if (!https && summary.hsts_max_age !== null) expect(verdict.status).toBe("ineffective")
-        expect(verdict.present).toBe(value !== undefined)
-      })
-    }
   }
 })

@@ -14,7 +14,7 @@ import { countOutbound } from "../../platform/observability/metrics"
 
 export interface ProbeRequest {
   readonly url: string
-  readonly method?: "GET" | "HEAD"
+  readonly method?: "GET" | "HEAD" | "OPTIONS"
   readonly headers?: ReadonlyArray<readonly [string, string]>
   /** Whole exchange including redirects. */
   readonly timeoutMs: number

@@ -20,6 +20,7 @@ import { SystemApi } from "./system"
 import { WafApi } from "./waf"
 import { EmailApi } from "./email"
 import { TlsApi } from "./tls"
+import { SecurityHeadersApi } from "./headers"
 
 export class Api extends HttpApi.make("domain-intel")
   .add(SystemApi)
@@ -34,6 +35,7 @@ export class Api extends HttpApi.make("domain-intel")
   .add(MonitorsApi)
   .add(EmailApi)
   .add(TlsApi)
+  .add(SecurityHeadersApi)
   // Any request: a bad parameter or body, an unknown route or method, a body over 1 MiB, an
   // operation past its deadline (502), a defect.
   .addError(InvalidRequestWire)

@@ -13,10 +13,12 @@ import { DnsLookupArgs, DomainIntelligenceArgs, SecurityHeadersArgs, SslCertific
 import { CertInspector } from "../../adapters/x509/CertInspector"
 import { renderRecord, reverseName, wireTypeName, withholdPrivate, type RecordTypeName } from "../../analyses/dns/dnsRecords"
 import { ToolFailure } from "../../kernel/ToolFailure"
-import { gradeHeaders } from "../../analyses/headers/headers"
 import { Outbound } from "../../adapters/probe/Outbound"
 import { Rdap } from "../../adapters/rdap/Rdap"
-import { CertReport, DnsReport, DomainIntelligenceReport, HeadersReport, WhoisReport } from "../../kernel/lookupReports"
+import { CertReport, DnsReport, WhoisReport } from "../../kernel/lookupReports"
+import { DomainIntelligenceReport } from "./domainIntelligence"
+import { HttpSecurityGrade } from "../../analyses/observatory/HttpSecurityGrade"
+import { SecurityHeadersReport } from "../../analyses/observatory/schema"
 import { certText, dnsText, headersText, whoisText } from "./summaries"
 import { defineTool, type ToolDefinition } from "./tool"
 
@@ -37,7 +39,7 @@ export class Tools extends Context.Tag("domain-intel/McpTools")<Tools, {
       const config = yield* AppConfig
       const rdap = yield* Rdap
       const certs = yield* CertInspector
-      const outbound = yield* Outbound
+      const grader = yield* HttpSecurityGrade
 
       const dnsLookup = (domain: string, type: RecordTypeName) =>
         Effect.gen(function*() {
@@ -60,15 +62,9 @@ export class Tools extends Context.Tag("domain-intel/McpTools")<Tools, {
           } satisfies DnsReport
         })
 
+      // The MDN HTTP Observatory's grade, as GET /v1/security/headers reports it.
       const securityHeaders = (input: string) =>
-        Effect.gen(function*() {
-          // A bare domain is fetched over https (where the headers matter).
-          const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(input.trim()) ? input.trim() : `https://${input.trim()}`
-          const res = yield* outbound.fetch({ url, timeoutMs: 15_000, maxBodyBytes: 64 * 1024, maxRedirects: 5 }).pipe(
-            Effect.mapError((e) => new ToolFailure({ message: e.message }))
-          )
-          return gradeHeaders({ url, finalUrl: res.finalUrl, statusCode: res.status, headers: res.headers })
-        })
+        grader.grade(input).pipe(Effect.mapError((e) => new ToolFailure({ message: e.message })))
 
       const dnsTool = defineTool({
         name: "dns_lookup",
@@ -107,9 +103,9 @@ export class Tools extends Context.Tag("domain-intel/McpTools")<Tools, {
         name: "security_headers",
         title: "Security headers grade",
         description:
-          "Fetch a URL (following redirects) and grade its six security headers: Strict-Transport-Security, Content-Security-Policy, X-Content-Type-Options, X-Frame-Options, Referrer-Policy, Permissions-Policy. Use it to audit a site's browser-side hardening. Takes one HTTP fetch (under a second to a few seconds). Returns `grade` (A+ to F), `score` (0-100) and per header `status` (good, weak, missing, invalid, or ineffective: HSTS sent over plain http, which browsers ignore), `findings` and a `recommendation`.",
+          "Grade a site's HTTP security the way the MDN HTTP Observatory does (same ten tests, result names, score and A+..F grade): fetches / over http and https, follows redirects, sends a CORS preflight. A bare domain is scanned as the Observatory scans a host. Use it to audit a site's browser-side hardening. Takes one to a few seconds. Returns `grade`, `score` (100 plus modifiers; bonuses only from 90), `tests` (content-security-policy, cookies, cross-origin-resource-sharing, redirection, referrer-policy, strict-transport-security, subresource-integrity, x-content-type-options, x-frame-options, cross-origin-resource-policy: each `pass`, `result`, `score_modifier`, `recommendation`) and unscored `extras` (Permissions-Policy, COOP, COEP, security.txt).",
         input: SecurityHeadersArgs,
-        output: HeadersReport,
+        output: SecurityHeadersReport,
         run: (args) => securityHeaders(args.url),
         summary: headersText
       })
@@ -128,14 +124,13 @@ export class Tools extends Context.Tag("domain-intel/McpTools")<Tools, {
             if ("_tag" in target) return yield* new ToolFailure({ message: target.message })
             const host = target.host
             const port = target.url.protocol === "https:" ? target.port : 443
-            const pageUrl = target.url.protocol === "https:" ? target.url.toString() : `https://${host}/`
             const types: ReadonlyArray<RecordTypeName> = ["A", "AAAA", "MX", "NS", "TXT", "CAA"]
             const settle = <A>(eff: Effect.Effect<A, ToolFailure>) =>
               Effect.either(eff).pipe(Effect.map((e) => (e._tag === "Right" ? { ok: true as const, value: e.right } : { ok: false as const, error: e.left.message })))
             const [dnsResults, ssl, headers] = yield* Effect.all([
               Effect.forEach(types, (t) => settle(dnsLookup(host, t)), { concurrency: "unbounded" }),
               settle(certs.inspect(host, port)),
-              settle(securityHeaders(pageUrl))
+              settle(securityHeaders(hasScheme ? args.domain.trim() : host))
             ], { concurrency: 3 })
             const dnsOk = dnsResults.filter((r) => r.ok)
             if (dnsOk.length === 0 && !ssl.ok && !headers.ok) {

@@ -26,6 +26,7 @@ import { Outbound } from "../../adapters/probe/Outbound"
 import { isSupportedVersion, type ProtocolVersion, SUPPORTED_VERSIONS, VERSION_HEADER, ErrorCode, type JsonRpcResponse } from "./protocol"
 import { Rdap } from "../../adapters/rdap/Rdap"
 import { McpCaller } from "./tool"
+import { HttpSecurityGrade } from "../../analyses/observatory/HttpSecurityGrade"
 import { Tools } from "./Tools"
 
 export const MCP_PATH = "/v1/advanced/mcp"
@@ -90,7 +91,7 @@ export const McpRouteLive = HttpApiBuilder.Router.use((router) =>
  */
 export const McpServicesLive = McpServer.Live.pipe(
   Layer.provideMerge(Tools.Live),
-  Layer.provideMerge(Layer.mergeAll(Rdap.Live, CertInspector.Live, ContentFreshness.Live, WafDetection.Live, Monitors.Default)),
+  Layer.provideMerge(Layer.mergeAll(Rdap.Live, CertInspector.Live, ContentFreshness.Live, WafDetection.Live, Monitors.Default, HttpSecurityGrade.Live)),
   Layer.provideMerge(Outbound.Live)
 )
 

@@ -1,9 +1,9 @@
 /** Short readable summaries of the reports (the second text block for clients before 2025-06-18). */
 import type { HttpCheckReport } from "../api/network"
 import type { CertReport } from "../../adapters/x509/CertInspector"
-import type { HeadersReport } from "../../analyses/headers/headers"
 import type { WhoisReport } from "../../adapters/rdap/rdapData"
 import type { DnsReport } from "../../kernel/lookupReports"
+import type { SecurityHeadersReport } from "../../analyses/observatory/schema"
 
 export const dnsText = (r: DnsReport): string => {
   const head = `DNS ${r.type} ${r.query_name}: ${r.rcode}${r.authenticated_data ? " (DNSSEC validated by the resolver)" : ""}, ${r.answers.length} answer(s) from ${r.resolver}`
@@ -43,10 +43,13 @@ export const certText = (c: CertReport): string =>
     `  CT history: ${c.ct_history.available ? `${c.ct_history.count} logged certificate(s)${c.ct_history.issuers.length ? ` from ${c.ct_history.issuers.join("; ")}` : ""}` : c.ct_history.note}`
   ].join("\n")
 
-export const headersText = (h: HeadersReport): string =>
+export const headersText = (h: SecurityHeadersReport): string =>
   [
-    `Security headers of ${h.final_url} (HTTP ${h.status_code}): grade ${h.grade}, score ${h.score}/100`,
-    ...h.headers.map((v) => `  ${v.header}: ${v.status.toUpperCase()}${v.deduction ? ` (-${v.deduction})` : ""}${v.findings.length ? ` — ${v.findings.join("; ")}` : ""}`)
+    `HTTP security grade of ${h.final_url}: ${h.grade}, score ${h.score} (${h.tests_passed}/${h.tests_quantity} tests passed, as the MDN HTTP Observatory grades)`,
+    ...Object.entries(h.tests).map(([name, t]) =>
+      `  ${t.pass ? "PASS" : "FAIL"} ${name}: ${t.result}${t.score_modifier ? ` (${t.score_modifier > 0 ? "+" : ""}${t.score_modifier})` : ""}${!t.pass && t.recommendation ? ` — ${t.recommendation}` : ""}`
+    ),
+    `  security.txt: ${h.extras.security_txt.present ? (h.extras.security_txt.valid ? "valid" : `invalid (${h.extras.security_txt.errors.join("; ")})`) : "absent"}`
   ].join("\n")
 
 export const httpCheckText = (r: HttpCheckReport): string =>

@@ -54,6 +54,8 @@ import { EmailLive } from "../handlers/email"
 import { TlsWire } from "../../adapters/tls/TlsWire"
 import { TlsScan } from "../../analyses/tls/TlsScan"
 import { TlsLive } from "../handlers/tls"
+import { SecurityHeadersLive } from "../handlers/headers"
+import { HttpSecurityGrade } from "../../analyses/observatory/HttpSecurityGrade"
 
 /** Routes mounted beside the HttpApi (raw handlers). */
 export const rawRoutes: ReadonlyArray<RawRoute> = [...mcpRawRoutes]
@@ -81,8 +83,8 @@ export const ServicesLive = Bearer.Default.pipe(
   Layer.provideMerge(SqlLive)
 )
 
-const GroupsLive = Layer.mergeAll(AccountLive, SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive, MonitorsLive, EmailLive, TlsLive).pipe(
-  Layer.provide(Layer.mergeAll(ContentFreshness.Live, WafDetection.Live))
+const GroupsLive = Layer.mergeAll(AccountLive, SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive, MonitorsLive, EmailLive, TlsLive, SecurityHeadersLive).pipe(
+  Layer.provide(Layer.mergeAll(ContentFreshness.Live, WafDetection.Live, HttpSecurityGrade.Live))
 )
 
 /** Background fibers (alert evaluator and outbox, request-log pruning, monitor scheduler), scoped to the server. */
