@@ -19,7 +19,10 @@ import { Context, Option } from "effect"
 import * as FindMyWay from "find-my-way-ts"
 import type { Plan } from "../../kernel/plans"
 
-/** The least plan an endpoint (or a whole group) requires; absent: no authentication. */
+/**
+ * The least plan an endpoint requires; absent: no authentication. Stated once per group
+ * (`HttpApiGroup.annotate`), an endpoint that differs states its own (it wins).
+ */
 export class PlanLabel extends Context.Tag("domain-intel/PlanLabel")<PlanLabel, Plan>() {}
 
 /**

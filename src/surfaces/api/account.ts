@@ -26,10 +26,12 @@ export const AccountReport = Schema.Struct({
 }).annotations({ identifier: "AccountReport" })
 
 export class AccountApi extends HttpApiGroup.make("account")
+  .annotate(PlanLabel, "free")
+  .annotate(OpenApi.Description, "The calling key's organization, plan and quota")
   .add(
     HttpApiEndpoint.get("account", "/v1/account")
+      .annotate(OpenApi.Summary, "The calling key's organization, plan and quota")
       .addSuccess(AccountReport)
-      .annotate(PlanLabel, "free")
       .annotate(OpenApi.Summary, "The calling key's organization, plan and quota")
       .annotate(
         OpenApi.Description,

@@ -3,7 +3,7 @@ import { Schema } from "effect"
 import { Auth } from "../../product/auth/Auth"
 import { AlertAlreadyResolvedWire, NotFoundWire, TargetForbiddenWire } from "../../kernel/errors"
 import { PlanLabel } from "../../platform/http/Operation"
-import { IntParam } from "./params"
+import { IdPath, IntParam } from "./params"
 import { MonitorKind } from "../../kernel/monitorKinds"
 import { parseTarget } from "../../adapters/probe/guard"
 
@@ -125,44 +125,47 @@ export const ResolveBody = Schema.Struct({
   notes: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(10_000))))
 }).annotations(strict)
 
-const IdPath = Schema.Struct({ id: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)) })
 
 export class AlertsApi extends HttpApiGroup.make("alerts")
+  .annotate(PlanLabel, "developer")
+  .annotate(OpenApi.Description, "Alert rules over your metrics and the alerts they fired")
   .add(
     HttpApiEndpoint.post("createAlertRule", "/v1/alerts/rules")
+      .annotate(OpenApi.Summary, "Create an alert rule")
+      .annotate(OpenApi.Description, "A condition over the organization's metrics, evaluated every minute, notifying webhook and email channels.")
       .setPayload(RuleCreate)
       .annotate(OpenApi.Description, "Answers the rule and its webhook signing secret (`whsec_…`, Standard Webhooks 1.0); the secret is shown only here and by rotate-secret.")
       .addSuccess(Schema.Struct({ rule: Rule, signing_secret: SigningSecret }), { status: 201 })
       .addError(TargetForbiddenWire)
-      .annotate(PlanLabel, "developer")
   )
   .add(
     HttpApiEndpoint.get("listAlertRules", "/v1/alerts/rules")
+      .annotate(OpenApi.Summary, "List alert rules")
       .addSuccess(Schema.Struct({ rules: Schema.Array(Rule) }))
-      .annotate(PlanLabel, "developer")
   )
   .add(
     HttpApiEndpoint.get("getAlertRule", "/v1/alerts/rules/:id")
+      .annotate(OpenApi.Summary, "Get one alert rule")
       .setPath(IdPath)
       .addSuccess(Schema.Struct({ rule: Rule }))
       .addError(NotFoundWire)
-      .annotate(PlanLabel, "developer")
   )
   .add(
     HttpApiEndpoint.patch("updateAlertRule", "/v1/alerts/rules/:id")
+      .annotate(OpenApi.Summary, "Update an alert rule")
+      .annotate(OpenApi.Description, "Partial update: only the fields sent change.")
       .setPath(IdPath)
       .setPayload(RulePatch)
       .addSuccess(Schema.Struct({ rule: Rule }))
       .addError(NotFoundWire)
       .addError(TargetForbiddenWire)
-      .annotate(PlanLabel, "developer")
   )
   .add(
     HttpApiEndpoint.del("deleteAlertRule", "/v1/alerts/rules/:id")
+      .annotate(OpenApi.Summary, "Delete an alert rule")
       .setPath(IdPath)
       .addSuccess(HttpApiSchema.NoContent)
       .addError(NotFoundWire)
-      .annotate(PlanLabel, "developer")
   )
   .add(
     HttpApiEndpoint.post("rotateAlertRuleSecret", "/v1/alerts/rules/:id/rotate-secret")
@@ -170,7 +173,6 @@ export class AlertsApi extends HttpApiGroup.make("alerts")
       .annotate(OpenApi.Description, "Issues a new webhook signing secret for the rule; the old one stops verifying at once, for retries too.")
       .addSuccess(Schema.Struct({ signing_secret: SigningSecret }))
       .addError(NotFoundWire)
-      .annotate(PlanLabel, "developer")
   )
   .add(
     HttpApiEndpoint.post("testAlertRule", "/v1/alerts/rules/:id/test")
@@ -178,36 +180,36 @@ export class AlertsApi extends HttpApiGroup.make("alerts")
       .annotate(OpenApi.Description, "Sends an `alert.test` event to every channel of the rule now (each webhook within 10 s) and reports each outcome.")
       .addSuccess(TestDeliveries)
       .addError(NotFoundWire)
-      .annotate(PlanLabel, "developer")
   )
   .add(
     HttpApiEndpoint.get("listAlertHistory", "/v1/alerts/history")
+      .annotate(OpenApi.Summary, "List fired alerts, newest first")
       .setUrlParams(Schema.Struct({
-        status: Schema.optional(AlertStatus),
-        rule_id: Schema.optional(Schema.String.pipe(Schema.maxLength(100))),
+        status: Schema.optional(AlertStatus.annotations({ description: "only alerts in this state" })),
+        rule_id: Schema.optional(Schema.String.pipe(Schema.maxLength(100)).annotations({ description: "only alerts fired by this rule" })),
         monitor_id: Schema.optional(Schema.String.pipe(Schema.maxLength(100))),
         source: Schema.optional(Schema.Literal("rule", "monitor")),
         limit: Schema.optional(IntParam({ min: 1, max: 500, default: 100, description: "alerts returned at most, newest first" }))
       }))
       .addSuccess(Schema.Struct({ alerts: Schema.Array(Alert) }))
-      .annotate(PlanLabel, "developer")
   )
   .add(
     HttpApiEndpoint.post("acknowledgeAlert", "/v1/alerts/history/:id/acknowledge")
+      .annotate(OpenApi.Summary, "Acknowledge a fired alert")
       .setPath(IdPath)
       .addSuccess(Schema.Struct({ acknowledged: Schema.Boolean, alert: Alert }))
       .addError(NotFoundWire)
       .addError(AlertAlreadyResolvedWire)
-      .annotate(PlanLabel, "developer")
   )
   .add(
     HttpApiEndpoint.post("resolveAlert", "/v1/alerts/history/:id/resolve")
+      .annotate(OpenApi.Summary, "Resolve a fired alert")
+      .annotate(OpenApi.Description, "409 `alert_already_resolved` when it was resolved before.")
       .setPath(IdPath)
       .annotate(OpenApi.Description, "Optional JSON body {\"notes\": string}. Only pending or acknowledged alerts can be resolved; a resolved alert is 409 alert_already_resolved.")
       .addSuccess(Schema.Struct({ resolved: Schema.Boolean, alert: Alert }))
       .addError(NotFoundWire)
       .addError(AlertAlreadyResolvedWire)
-      .annotate(PlanLabel, "developer")
   )
   .middleware(Auth)
 {}

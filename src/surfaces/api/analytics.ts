@@ -1,4 +1,4 @@
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Auth } from "../../product/auth/Auth"
 import { PlanLabel } from "../../platform/http/Operation"
@@ -67,23 +67,29 @@ export const CacheReport = Schema.Struct({
 })
 
 export class AnalyticsApi extends HttpApiGroup.make("analytics")
+  .annotate(PlanLabel, "developer")
+  .annotate(OpenApi.Description, "Your organization's usage, performance and cache statistics")
   .add(
     HttpApiEndpoint.get("performanceMetrics", "/v1/analytics/performance")
+      .annotate(OpenApi.Summary, "Latency percentiles, error rate and a timeline of your requests")
+      .annotate(OpenApi.Description, "Average, p50/p95/p99 latency and error rate of the organization's requests over `period`, with a timeline.")
       .setUrlParams(PeriodParams)
       .addSuccess(PerformanceReport)
-      .annotate(PlanLabel, "developer")
   )
   .add(
     HttpApiEndpoint.get("usageSummary", "/v1/analytics/usage")
+      .annotate(OpenApi.Summary, "Requests by category and day, and the monthly quota")
+      .annotate(OpenApi.Description, "Counts of the organization's requests over `period`, by category and by day, and the quota of the current month.")
       .setUrlParams(PeriodParams)
       .addSuccess(UsageReport)
       .annotate(PlanLabel, "free")
   )
   .add(
     HttpApiEndpoint.get("cacheStatistics", "/v1/analytics/cache")
+      .annotate(OpenApi.Summary, "Cache hit rate by endpoint and what it saved")
+      .annotate(OpenApi.Description, "Hits and misses of the cached operations over `period`, by endpoint, and the requests and latency the cache saved.")
       .setUrlParams(PeriodParams)
       .addSuccess(CacheReport)
-      .annotate(PlanLabel, "developer")
   )
   .middleware(Auth)
 {}

@@ -1,4 +1,4 @@
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Auth } from "../../product/auth/Auth"
 import { UpstreamUnavailableWire } from "../../kernel/errors"
@@ -10,19 +10,22 @@ import { CtLogsReport } from "../../analyses/ct/schema"
 export { CtCertificate, CtLogsReport } from "../../analyses/ct/schema"
 
 export const CtLogsParams = Schema.Struct({
-  domain: DomainParam,
+  domain: DomainParam.annotations({ description: "the domain; its subdomains are included" }),
   offset: Schema.optional(IntParam({ min: 0, max: 1_000_000, default: 0, description: "skip the first N certificates" })),
   limit: Schema.optional(IntParam({ min: 1, max: 100, default: 20, description: "certificates per page" })),
   since: Schema.optional(Schema.String.annotations({ description: "ISO 8601; only entries logged at or after it" }))
 })
 
 export class CtApi extends HttpApiGroup.make("ct")
+  .annotate(PlanLabel, "developer")
+  .annotate(OpenApi.Description, "Certificate Transparency")
   .add(
     HttpApiEndpoint.get("ctLogs", "/v1/domain/ct-logs")
+      .annotate(OpenApi.Summary, "Certificates logged in Certificate Transparency for a domain")
+      .annotate(OpenApi.Description, "Certificates for the domain and its subdomains from a crt.sh-compatible aggregator, newest first, paginated with `offset`/`limit`, cached for CT_CACHE_TTL_S.")
       .setUrlParams(CtLogsParams)
       .addSuccess(CtLogsReport)
       .addError(UpstreamUnavailableWire)
-      .annotate(PlanLabel, "developer")
   )
   .middleware(Auth)
 {}

@@ -1,4 +1,4 @@
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Auth } from "../../product/auth/Auth"
 import { RateLimitedWire, UpstreamUnavailableWire, NotFoundWire } from "../../kernel/errors"
@@ -106,14 +106,17 @@ export const ZoneHygieneReport = Schema.Struct({
 })
 
 export class DnsApi extends HttpApiGroup.make("dns")
+  .annotate(PlanLabel, "developer")
+  .annotate(OpenApi.Description, "DNS zone audits")
   .add(
     HttpApiEndpoint.get("zoneHygiene", "/v1/dns/zone-hygiene")
+      .annotate(OpenApi.Summary, "Audit a DNS zone: nameservers, SOA, open resolvers, AXFR, CAA, DNSSEC")
+      .annotate(OpenApi.Description, "Queries the zone's authoritative nameservers directly and through the service's resolvers, and grades the zone (A-F) with findings and recommendations. When the service's own resolvers do not answer, the answer is 502 `upstream_unavailable`, not a grade.")
       .setUrlParams(ZoneHygieneParams)
       .addSuccess(ZoneHygieneReport)
       .addError(NotFoundWire)
       .addError(UpstreamUnavailableWire)
       .addError(RateLimitedWire)
-      .annotate(PlanLabel, "developer")
   )
   .middleware(Auth)
 {}

@@ -1,5 +1,5 @@
 /** `GET /v1/security/email` (DECISIONS.md "Email Security"): developer plan, category `security`, metered. */
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { EmailSecurityReport } from "../../analyses/mail/schema"
 import { Auth } from "../../product/auth/Auth"
@@ -15,13 +15,15 @@ export const EmailSecurityParams = Schema.Struct({
 })
 
 export class EmailApi extends HttpApiGroup.make("email")
+  .annotate(PlanLabel, "developer")
   .add(
     HttpApiEndpoint.get("emailSecurity", "/v1/security/email")
+      .annotate(OpenApi.Summary, "Email security of a domain: MX, SPF, DMARC, DKIM, MTA-STS, TLS-RPT, BIMI, DANE, STARTTLS")
+      .annotate(OpenApi.Description, "Every mail-authentication and transport-security record of the domain, looked up in parallel and graded (A-F) like Zone Hygiene, with findings and the records to publish. SPF is evaluated per RFC 7208 (lookup and void-lookup limits), DMARC with the organizational-domain fallback, DANE only when DNSSEC-validated by the service. `starttls=true` also connects to each MX on SMTP_PORT. A target's broken DNS is a finding; 502 `upstream_unavailable` only when the service's own resolvers do not answer; 404 when the domain does not exist.")
       .setUrlParams(EmailSecurityParams)
       .addSuccess(EmailSecurityReport)
       .addError(NotFoundWire)
       .addError(UpstreamUnavailableWire)
-      .annotate(PlanLabel, "developer")
   )
   .middleware(Auth)
 {}

@@ -1,4 +1,4 @@
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Auth } from "../../product/auth/Auth"
 import { TargetForbiddenWire, UpstreamUnavailableWire } from "../../kernel/errors"
@@ -13,13 +13,16 @@ export const DomainParam = Schema.String.pipe(Schema.minLength(1), Schema.maxLen
 })
 
 export class FreshnessApi extends HttpApiGroup.make("freshness")
+  .annotate(PlanLabel, "developer")
+  .annotate(OpenApi.Description, "Content freshness")
   .add(
     HttpApiEndpoint.get("contentFreshness", "/v1/domain/content-freshness")
+      .annotate(OpenApi.Summary, "How fresh a site's content is")
+      .annotate(OpenApi.Description, "Reads the home page, feeds and sitemaps and reports the newest dated content with the evidence for each date.")
       .setUrlParams(Schema.Struct({ domain: DomainParam }))
       .addSuccess(FreshnessReport)
       .addError(TargetForbiddenWire)
       .addError(UpstreamUnavailableWire)
-      .annotate(PlanLabel, "developer")
   )
   .middleware(Auth)
 {}

@@ -13,12 +13,12 @@ export const SecurityHeadersParams = Schema.Struct({
 })
 
 export class SecurityHeadersApi extends HttpApiGroup.make("securityHeaders")
+  .annotate(PlanLabel, "free")
   .add(
     HttpApiEndpoint.get("securityHeaders", "/v1/security/headers")
       .setUrlParams(SecurityHeadersParams)
       .addSuccess(SecurityHeadersReport)
       .addError(TargetForbiddenWire)
-      .annotate(PlanLabel, "free")
   )
   .middleware(Auth)
 {}

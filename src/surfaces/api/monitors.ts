@@ -4,7 +4,7 @@ import { Channel, ChannelOut, SigningSecret } from "./alerts"
 import { Auth } from "../../product/auth/Auth"
 import { NotFoundWire, PlanForbiddenWire, TargetForbiddenWire } from "../../kernel/errors"
 import { PlanLabel } from "../../platform/http/Operation"
-import { IntParam } from "./params"
+import { IdPath, IntParam } from "./params"
 import { conditionSchemas } from "../../product/monitors/conditions"
 
 export { conditionSchemas } from "../../product/monitors/conditions"
@@ -97,9 +97,9 @@ export const Uptime = Schema.Struct({
   p95_ms: Schema.NullOr(Schema.Number)
 })
 
-const IdPath = Schema.Struct({ id: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)) })
 
 export class MonitorsApi extends HttpApiGroup.make("monitors")
+  .annotate(PlanLabel, "free")
   .add(
     HttpApiEndpoint.post("createMonitor", "/v1/monitors")
       .setPayload(MonitorCreate)
@@ -107,19 +107,16 @@ export class MonitorsApi extends HttpApiGroup.make("monitors")
       .addSuccess(Schema.Struct({ monitor: Monitor, signing_secret: SigningSecret }), { status: 201 })
       .addError(TargetForbiddenWire)
       .addError(PlanForbiddenWire)
-      .annotate(PlanLabel, "free")
   )
   .add(
     HttpApiEndpoint.get("listMonitors", "/v1/monitors")
       .addSuccess(Schema.Struct({ monitors: Schema.Array(Monitor) }))
-      .annotate(PlanLabel, "free")
   )
   .add(
     HttpApiEndpoint.get("getMonitor", "/v1/monitors/:id")
       .setPath(IdPath)
       .addSuccess(Schema.Struct({ monitor: Monitor }))
       .addError(NotFoundWire)
-      .annotate(PlanLabel, "free")
   )
   .add(
     HttpApiEndpoint.patch("updateMonitor", "/v1/monitors/:id")
@@ -128,21 +125,18 @@ export class MonitorsApi extends HttpApiGroup.make("monitors")
       .addSuccess(Schema.Struct({ monitor: Monitor }))
       .addError(NotFoundWire)
       .addError(TargetForbiddenWire)
-      .annotate(PlanLabel, "free")
   )
   .add(
     HttpApiEndpoint.del("deleteMonitor", "/v1/monitors/:id")
       .setPath(IdPath)
       .addSuccess(HttpApiSchema.NoContent)
       .addError(NotFoundWire)
-      .annotate(PlanLabel, "free")
   )
   .add(
     HttpApiEndpoint.post("rotateMonitorSecret", "/v1/monitors/:id/rotate-secret")
       .setPath(IdPath)
       .addSuccess(Schema.Struct({ signing_secret: SigningSecret }))
       .addError(NotFoundWire)
-      .annotate(PlanLabel, "free")
   )
   .add(
     HttpApiEndpoint.get("listMonitorResults", "/v1/monitors/:id/results")
@@ -155,7 +149,6 @@ export class MonitorsApi extends HttpApiGroup.make("monitors")
       }))
       .addSuccess(Schema.Struct({ results: Schema.Array(MonitorResult), next_before: Schema.NullOr(Schema.String) }))
       .addError(NotFoundWire)
-      .annotate(PlanLabel, "free")
   )
   .add(
     HttpApiEndpoint.get("monitorUptime", "/v1/monitors/:id/uptime")
@@ -163,7 +156,6 @@ export class MonitorsApi extends HttpApiGroup.make("monitors")
       .setUrlParams(Schema.Struct({ period: Schema.optional(Schema.Literal("7d", "30d", "current")) }))
       .addSuccess(Uptime)
       .addError(NotFoundWire)
-      .annotate(PlanLabel, "free")
   )
   .middleware(Auth)
 {}

@@ -1,4 +1,4 @@
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Auth } from "../../product/auth/Auth"
 import { TargetForbiddenWire } from "../../kernel/errors"
@@ -13,13 +13,13 @@ export const HttpCheckParams = Schema.Struct({
     description: "Full http(s) URL, bare host name or IP address; http:// is prepended when no scheme is given"
   }),
   method: Schema.optional(
-    Schema.transform(Schema.String, Schema.Literal("HEAD", "GET"), {
+    Schema.transform(Schema.String.annotations({ description: "HEAD (default) or GET; GET also reads up to 10 MiB of the body" }), Schema.Literal("HEAD", "GET"), {
       strict: false,
       decode: (s) => s.toUpperCase(),
       encode: (s) => s
     }).annotations({ description: "HEAD (default) or GET" })
   ),
-  follow_redirects: Schema.optional(Schema.BooleanFromString.annotations({ description: "default true" })),
+  follow_redirects: Schema.optional(Schema.BooleanFromString.annotations({ description: "follow 3xx answers (default true)" })),
   max_redirects: Schema.optional(IntParam({ min: 0, max: 10, default: 5, description: "redirects followed at most (when follow_redirects is true)" })),
   timeout: Schema.optional(IntParam({ min: 1000, max: 30000, default: 10000, description: "milliseconds for the whole check, redirects included" }))
 })
@@ -38,12 +38,15 @@ const httpCheckDeadline = (query: Readonly<Record<string, string | ReadonlyArray
 }
 
 export class NetworkApi extends HttpApiGroup.make("network")
+  .annotate(PlanLabel, "free")
+  .annotate(OpenApi.Description, "HTTP checks of URLs")
   .add(
     HttpApiEndpoint.get("httpCheck", "/v1/network/http-check")
+      .annotate(OpenApi.Summary, "Check a URL: status, timings, headers, TLS and redirects")
+      .annotate(OpenApi.Description, "Fetches the URL (HEAD by default) from the service, following redirects up to `max_redirects`, and reports the status, DNS/connect/TLS/first-byte timings, selected headers with a security summary, the redirect chain and the TLS outcome. A target that does not answer is a 200 with `error` set (`timeout`, `dns`, `connection_refused`, `tls`, …), not an HTTP error. Private, loopback and metadata addresses are refused with `target_forbidden`.")
       .setUrlParams(HttpCheckParams)
       .addSuccess(HttpCheckReport)
       .addError(TargetForbiddenWire)
-      .annotate(PlanLabel, "free")
       .annotate(OperationDeadline, httpCheckDeadline)
   )
   .middleware(Auth)

@@ -5,6 +5,11 @@
  */
 import { Schema } from "effect"
 
+/** The `{id}` path parameter of a resource (alert rules, alerts, monitors). */
+export const IdPath = Schema.Struct({
+  id: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({ description: "the resource's id, as returned when it was created" })
+})
+
 export const IntParam = (options: { readonly min: number; readonly max: number; readonly default?: number; readonly description: string }) =>
   // The description goes only into the JSON Schema: as a schema description it would replace the
   // "Expected a number between …" of decode errors.

@@ -1,4 +1,4 @@
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { NotReadyWire } from "../../kernel/errors"
 import { Attributed } from "../../platform/http/Attributed"
@@ -8,7 +8,12 @@ export const Ready = Schema.Struct({ status: Schema.Literal("ready"), database: 
 
 /** Unauthenticated probes for load balancers and orchestrators. */
 export class SystemApi extends HttpApiGroup.make("system")
-  .add(HttpApiEndpoint.get("healthz", "/healthz").addSuccess(Health))
-  .add(HttpApiEndpoint.get("readyz", "/readyz").addSuccess(Ready).addError(NotReadyWire))
+  .annotate(OpenApi.Description, "Health and readiness probes (no key)")
+  .add(HttpApiEndpoint.get("healthz", "/healthz")
+      .annotate(OpenApi.Summary, "Liveness probe")
+      .annotate(OpenApi.Description, "Answers `{\"status\":\"ok\"}` while the process serves HTTP. No key needed.").addSuccess(Health))
+  .add(HttpApiEndpoint.get("readyz", "/readyz")
+      .annotate(OpenApi.Summary, "Readiness probe")
+      .annotate(OpenApi.Description, "Answers 200 once the database answers, 503 otherwise. No key needed.").addSuccess(Ready).addError(NotReadyWire))
   .middleware(Attributed)
 {}

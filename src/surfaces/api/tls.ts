@@ -15,13 +15,13 @@ export const TlsScanParams = Schema.Struct({
 })
 
 export class TlsApi extends HttpApiGroup.make("tls")
+  .annotate(PlanLabel, "developer")
   .add(
     HttpApiEndpoint.get("tlsScan", "/v1/security/tls")
       .setUrlParams(TlsScanParams)
       .addSuccess(TlsReport)
       .addError(TargetForbiddenWire)
       .addError(UpstreamUnavailableWire)
-      .annotate(PlanLabel, "developer")
   )
   .middleware(Auth)
 {}

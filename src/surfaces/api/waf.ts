@@ -1,4 +1,4 @@
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Auth } from "../../product/auth/Auth"
 import { TargetForbiddenWire } from "../../kernel/errors"
@@ -15,12 +15,15 @@ export const ActiveProbeParam = Schema.transform(
 ).annotations({ description: "true runs the active probe (needs proven ownership); anything else is passive only" })
 
 export class WafApi extends HttpApiGroup.make("waf")
+  .annotate(PlanLabel, "developer")
+  .annotate(OpenApi.Description, "WAF and CDN detection")
   .add(
     HttpApiEndpoint.get("wafDetection", "/v1/domain/waf")
+      .annotate(OpenApi.Summary, "Detect a web application firewall or CDN in front of a site")
+      .annotate(OpenApi.Description, "Passive detection from headers, cookies, body and status. With `active_probe=true` and proven ownership (an audit token as the Bearer credential, or the `_domain-intel-verify` TXT record), five benign canary requests show what the WAF blocks; they go only to the verified host.")
       .setUrlParams(Schema.Struct({ domain: DomainParam, active_probe: Schema.optional(ActiveProbeParam) }))
       .addSuccess(WafReport)
       .addError(TargetForbiddenWire)
-      .annotate(PlanLabel, "developer")
   )
   .middleware(Auth)
 {}

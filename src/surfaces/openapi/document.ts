@@ -11,7 +11,6 @@ import { makeOperations } from "../../platform/http/Operation"
 import { MCP_PATH } from "../mcp/http"
 import { EXAMPLES } from "../api/examples"
 import { mcpPathItem } from "./mcp"
-import { OPERATIONS, PARAMETERS, TAGS } from "./operations"
 
 type Json = any
 
@@ -100,14 +99,13 @@ export const buildDocument = (api: HttpApi.HttpApi.Any): OpenApi.OpenAPISpec => 
   doc.servers = [{ url: "/", description: "this server" }]
   doc.paths[MCP_PATH] = mcpPathItem(plans.get("mcpServer") ?? "pro")
 
-  const known = new Set(TAGS.map((t) => t.name))
   const used = new Set<string>()
   for (const item of Object.values(doc.paths) as Array<Json>) {
     for (const op of Object.values(item) as Array<Json>) {
       const name = String(op.operationId ?? "").split(".").pop() ?? ""
-      const text = OPERATIONS[name]
-      op.summary ??= text?.summary ?? humanize(name)
-      if (op.description === undefined && text?.description !== undefined) op.description = text.description
+      // Summaries and descriptions are annotations on the endpoints (src/surfaces/api); an
+      // operation without one still gets a summary made from its name.
+      op.summary ??= humanize(name)
       const plan = plans.get(name)
       if (plan !== undefined) {
         op["x-plan"] = plan
@@ -115,7 +113,7 @@ export const buildDocument = (api: HttpApi.HttpApi.Any): OpenApi.OpenAPISpec => 
       }
       for (const t of op.tags ?? []) used.add(t)
       for (const p of op.parameters ?? []) {
-        if (generic(p.description)) p.description = PARAMETERS[`${name}.${p.name}`] ?? PARAMETERS[p.name] ?? p.description ?? p.name
+        if (generic(p.description)) p.description = p.schema?.description ?? p.name
         if (p.schema && generic(p.schema.description)) p.schema.description = p.description
       }
       for (const [status, response] of Object.entries(op.responses ?? {}) as Array<[string, Json]>) {
@@ -137,7 +135,12 @@ export const buildDocument = (api: HttpApi.HttpApi.Any): OpenApi.OpenAPISpec => 
       }
     }
   }
-  doc.tags = [...TAGS.filter((t) => used.has(t.name)), ...[...used].filter((t) => !known.has(t)).map((name) => ({ name, description: humanize(name) }))]
+  // Tag descriptions are the groups' own OpenApi.Description annotations.
+  const described = new Map<string, Json>((doc.tags ?? []).map((t: Json) => [t.name, t]))
+  doc.tags = [
+    ...[...described.values()].filter((t) => used.has(t.name)),
+    ...[...used].filter((name) => !described.has(name)).map((name) => ({ name, description: name === "mcp" ? "Model Context Protocol" : humanize(name) }))
+  ]
 
   const schemas = doc.components?.schemas ?? {}
   for (const [name, schema] of Object.entries(schemas) as Array<[string, Json]>) {

@@ -44,6 +44,9 @@ export const mcpPathItem = (plan: string) => ({
   post: {
     tags: ["mcp"],
     operationId: "mcp.mcpServer",
+    summary: "Model Context Protocol server (JSON-RPC over HTTP)",
+    description:
+      "Streamable-HTTP MCP endpoint: POST one JSON-RPC 2.0 message (or, for protocol versions 2024-11-05 and 2025-03-26, a batch array). Tools run the same analyses as the REST operations; each `tools/call` counts as one request against the quota. Pro plan and above.",
     security: [{ bearer: [] }],
     "x-plan": plan,
     parameters: [
