@@ -1,4 +1,4 @@
-/** Regenerates src/console/generated/assets.ts (run after editing src/console/app or console.css). */
+/** Regenerates src/surfaces/console/generated/assets.ts (run after editing src/surfaces/console/app or console.css). */
 import { writeFileSync } from "node:fs"
 import { buildConsoleAssets, GENERATED_PATH, renderAssetsModule } from "../src/surfaces/console/build"
 

@@ -54,7 +54,7 @@ const LoggingLive = Layer.unwrapEffect(
   )
 ).pipe(Layer.provide(AppConfig.Live))
 
-/** The server (src/serve.ts), loaded on demand so other commands start quickly. */
+/** The server (src/surfaces/server/serve.ts), loaded on demand so other commands start quickly. */
 const serveProgram = Effect.flatMap(Effect.promise(() => import("./surfaces/server/serve")), (m) => m.serveProgram)
 
 const serve = Command.make("serve", {}, () => serveProgram).pipe(

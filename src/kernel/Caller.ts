@@ -1,5 +1,5 @@
 /**
- * Who is calling: provided by the Auth middleware (src/auth/Auth.ts) to every authenticated
+ * Who is calling: provided by the Auth middleware (src/product/auth/Auth.ts) to every authenticated
  * handler, and returned by `Bearer.check` to raw routes (MCP). A value, decided once per request.
  */
 import { Context } from "effect"

@@ -1,5 +1,5 @@
 /**
- * The rule-list read cache (src/store/readCache.ts): a write on this instance is seen by the
+ * The rule-list read cache (src/platform/store/readCache.ts): a write on this instance is seen by the
  * next list at once; a write by another instance on the same database within
  * READ_CACHE_MAX_AGE_MS.
  */

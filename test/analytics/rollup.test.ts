@@ -1,5 +1,5 @@
 /**
- * Rollup aggregation (src/analytics/rollup.ts, pure): a batch whose records interleave
+ * Rollup aggregation (src/product/metering/rollup.ts, pure): a batch whose records interleave
  * organizations, minutes and operations gives the same buckets as counting each record on its
  * own, whatever the order of the batch.
  */

@@ -1,6 +1,6 @@
 /**
- * The committed bundle (src/console/generated/assets.ts) is what Bun builds from the sources now:
- * edit src/console/app or console.css without `bun scripts/build-console.ts` and this fails.
+ * The committed bundle (src/surfaces/console/generated/assets.ts) is what Bun builds from the sources now:
+ * edit src/surfaces/console/app or console.css without `bun scripts/build-console.ts` and this fails.
  */
 import { expect, test } from "bun:test"
 import { readFileSync } from "node:fs"
@@ -10,7 +10,7 @@ test("the generated console assets are up to date", async () => {
   const fresh = renderAssetsModule(await buildConsoleAssets())
   const committed = readFileSync(GENERATED_PATH, "utf8")
   // Equal text; on a mismatch say what to run rather than dump 80 kB.
-  if (fresh !== committed) throw new Error("src/console/generated/assets.ts is stale: run `bun scripts/build-console.ts`")
+  if (fresh !== committed) throw new Error("src/surfaces/console/generated/assets.ts is stale: run `bun scripts/build-console.ts`")
   expect(fresh).toBe(committed)
 })
 

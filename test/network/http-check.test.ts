@@ -135,7 +135,7 @@ describe("http-check", () => {
     expect(body.headers.cross_origin_resource_policy).toBe("same-origin")
     expect(body.headers.cache_control).toBe("public, max-age=60")
     // Plain http: the STS header is reported (hsts_max_age) but not in effect (RFC 6797 §8.1),
-    // the same judgement security_headers makes (src/network/hsts.ts).
+    // the same judgement security_headers makes (src/analyses/network/hsts.ts).
     expect(body.security_summary).toEqual({
       hsts_enabled: false,
       hsts_max_age: 31536000,

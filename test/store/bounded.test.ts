@@ -1,7 +1,7 @@
 /**
- * The bounded caches' one rule (`setNewest`, src/domain/memo.ts): at most `capacity` entries, a
+ * The bounded caches' one rule (`setNewest`, src/kernel/memo.ts): at most `capacity` entries, a
  * key set again becomes the newest, the oldest goes first and is handed back; and the read cache
- * built on it (src/store/readCache.ts) keeps that bound and its version and age rules.
+ * built on it (src/platform/store/readCache.ts) keeps that bound and its version and age rules.
  */
 import { describe, expect, test } from "bun:test"
 import { setNewest } from "../../src/kernel/memo"

@@ -1,6 +1,6 @@
 /**
  * CT history that enriches ssl_certificate: a small interface over the CT aggregator
- * (src/ct/CtAggregator.ts, `search(domain)`), connected with `CtHistory.FromAggregator`. When the
+ * (src/adapters/ct/CtAggregator.ts, `search(domain)`), connected with `CtHistory.FromAggregator`. When the
  * aggregator fails (UpstreamUnavailable) the tool still succeeds, with a note.
  * `CtHistory.Unavailable` is the source-less variant.
  */

@@ -145,7 +145,7 @@ export const extractDomain = (doc: unknown): RdapFacts => {
   }
 }
 
-/** The whois_lookup report: its type is the output Schema's (src/mcp/schemas.ts). */
+/** The whois_lookup report: its type is the output Schema's (src/kernel/lookupReports.ts). */
 export type WhoisReport = typeof WhoisReportSchema.Type
 
 const pick = <A>(a: A | null | undefined, b: A | null | undefined): A | null => (a !== null && a !== undefined ? a : b ?? null)

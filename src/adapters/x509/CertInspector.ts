@@ -19,7 +19,7 @@ import { Outbound } from "../probe/Outbound"
 const HANDSHAKE_TIMEOUT_MS = 10_000
 const CT_TIMEOUT = Duration.seconds(8)
 
-/** The ssl_certificate report: its type is the output Schema's (src/mcp/schemas.ts). */
+/** The ssl_certificate report: its type is the output Schema's (src/kernel/lookupReports.ts). */
 export type CertReport = typeof CertReportSchema.Type
 export type ChainEntry = CertReport["chain"][number]
 

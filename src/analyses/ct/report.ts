@@ -12,7 +12,7 @@ import { setNewest } from "../../kernel/memo"
 
 /**
  * The CT Logs report, shared by the REST operation (./http.ts) and the MCP `ct_logs` tool
- * (src/mcp/analysisTools.ts), so both answer with the very same report.
+ * (src/surfaces/mcp/analysisTools.ts), so both answer with the very same report.
  */
 export interface CtLogsInput {
   readonly domain: string

@@ -1,5 +1,5 @@
 /**
- * The WAF signature table, assembled from data files by category (src/waf/signatures/*.ts).
+ * The WAF signature table, assembled from data files by category (src/analyses/waf/signatures/*.ts).
  * Evidence kinds, weights and the helpers that write entries are described in signatures/dsl.ts.
  */
 import { APPLIANCE } from "./signatures/appliance"

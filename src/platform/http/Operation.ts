@@ -6,7 +6,7 @@
  *   `OPERATION_DEADLINE_MS`, its deadline (`OperationDeadline`). Raw routes mounted beside the
  *   HttpApi (MCP) declare the same facts in a `RawRoute`.
  * - `Operations` indexes those facts by the route the router matched (method + path template,
- *   exactly as declared); `attributeIn` (src/http/RequestFacts.ts) reads the current request's
+ *   exactly as declared); `attributeIn` (src/platform/http/RequestFacts.ts) reads the current request's
  *   `HttpRouter.RouteContext` and looks it up.
  *   There is no second matching of the request path: whatever the router served is looked up by
  *   its own route, and a route missing from the index is refused (fail closed).

@@ -1,5 +1,5 @@
 /**
- * The per-request channel back to the outermost middleware (src/http/pipeline.ts).
+ * The per-request channel back to the outermost middleware (src/platform/http/pipeline.ts).
  *
  * The pipeline creates one `RequestFacts` per request and owns it; it travels on the request
  * object itself (`factsKey`), so no FiberRef is set per request (each set copies the fiber's
@@ -7,7 +7,7 @@
  * it what the pipeline cannot see from outside the router: the matched operation, the caller
  * (for the request log and the access log), the quota decision (for the X-RateLimit-* headers)
  * and how a cache served the answer. Nothing inside reads decisions back from it: the operation
- * and plan come from the matched route (src/http/Operation.ts), the caller from the `Caller`
+ * and plan come from the matched route (src/platform/http/Operation.ts), the caller from the `Caller`
  * service the Auth middleware provides.
  */
 import { HttpRouter, HttpServerRequest } from "@effect/platform"

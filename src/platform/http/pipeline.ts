@@ -2,9 +2,9 @@
  * The outermost middleware: what happens to every request before the router and after the
  * answer, in one place.
  *
- *   receipt → request id, facts (src/http/RequestFacts.ts), deadline
+ *   receipt → request id, facts (src/platform/http/RequestFacts.ts), deadline
  *   → path spelled exactly? (else 404: the router would fold escapes and `;params`)
- *   → body read within 1 MiB (413) and installed for every reader (src/http/body.ts)
+ *   → body read within 1 MiB (413) and installed for every reader (src/platform/http/body.ts)
  *   → the HttpApi (router → Auth/Attributed → handler; errors encoded by their schemas)
  *   → tracking headers (X-Request-Id, X-RateLimit-*; an error's own headers come with its answer,
  *     `errorHeaders` in src/kernel/errors.ts)
@@ -43,7 +43,7 @@ const own = (facts: RequestFacts, error: ApiError) =>
 
 /**
  * The server sends the HttpApi's answer from inside the app, so the tracking headers go on in a
- * pre-response handler, installed once for the server (`Layer.locally` in src/Http.ts) rather
+ * pre-response handler, installed once for the server (`Layer.locally` in src/surfaces/server/Http.ts) rather
  * than per request.
  */
 export const trackingHeaders: HttpApp.PreResponseHandler = (request, response) => {

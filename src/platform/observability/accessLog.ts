@@ -120,7 +120,7 @@ export const makeAccessLog: Effect.Effect<(facts: FinishedRequestFacts) => void,
   }
 })
 
-/** The access log and request metrics as an observer of the pipeline (src/http/RequestObserver.ts). */
+/** The access log and request metrics as an observer of the pipeline (src/platform/http/RequestObserver.ts). */
 export const accessLogObserver: Effect.Effect<RequestObserverShape, never, AppConfig | Scope.Scope> = Effect.map(makeAccessLog, (write) => ({
   onResponse: (r) => {
     // domain_intel_cache_total{cache=<operation>,result}: every answer a cache served or missed.

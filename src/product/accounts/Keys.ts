@@ -4,7 +4,7 @@
  * Format: `di_<id>_<secret>` (keys) and `dia_<id>_<secret>` (audit tokens).
  *
  * Keys and audit tokens may expire (`expires_at`) and be revoked (`revoked_at`); the listing,
- * revocation and rotation commands live in src/account/Accounts.ts.
+ * revocation and rotation commands live in src/product/accounts/Accounts.ts.
  */
 import { SqlClient } from "@effect/sql"
 import { Clock, Data, Effect, Option } from "effect"

@@ -48,7 +48,7 @@ const alertNotFound = (id: string) => new NotFound({ message: `no alert ${id}` }
 export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    // Rule lists by organization (src/store/readCache.ts): every write to alert_rules below bumps
+    // Rule lists by organization (src/platform/store/readCache.ts): every write to alert_rules below bumps
     // `rulesVersion` when it is done (committed or not), and a list is cached under the version
     // read before its SELECT, so a list read across a write is never served again.
     let rulesVersion = 0

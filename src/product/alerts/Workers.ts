@@ -1,9 +1,9 @@
 /**
- * The alerting background fibers, as one scoped layer wired in src/Http.ts:
+ * The alerting background fibers, as one scoped layer wired in src/surfaces/server/Http.ts:
  * - the evaluator, every ALERT_EVAL_INTERVAL_MS, while this instance holds the `alert-evaluator`
  *   lease (so one evaluator runs per database);
  * - the outbox dispatcher, polling every min(1 s, WEBHOOK_RETRY_BASE_MS): it claims due rows one
- *   by one (src/alerts/Outbox.ts `claimRows`, safe with several instances) and forks each
+ *   by one (src/product/alerts/Outbox.ts `claimRows`, safe with several instances) and forks each
  *   delivery on its own fiber, at most PER_DESTINATION per destination and MAX_IN_FLIGHT in all;
  *   it never waits for a delivery, so one slow receiver delays only its own rows.
  * Both stop with the scope; an interrupted delivery's claim lapses and the row is sent again.

@@ -3,7 +3,7 @@
  * connection made to the vetted address only (Host and SNI carry the name), and ONE total
  * deadline of 10 s over everything (DNS, connect, request, answer): a receiver trickling its
  * answer a byte at a time is cut at the deadline, not kept alive by each byte.
- * Used by the outbox (src/alerts/Outbox.ts), the rule test endpoint and the monitors.
+ * Used by the outbox (src/product/alerts/Outbox.ts), the rule test endpoint and the monitors.
  */
 import { Clock, Duration, Effect } from "effect"
 import * as http from "node:http"

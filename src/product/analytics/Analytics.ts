@@ -87,7 +87,7 @@ export class Analytics extends Effect.Service<Analytics>()("domain-intel/Analyti
     const noSketch = sql.onDialectOrElse({ pg: () => sql.literal("'\\x'::bytea"), orElse: () => sql.literal("X''") })
     // The usage report's store rows by (organization, window), valid while the request log has
     // written no batch since (its `version`) and for at most READ_CACHE_MAX_AGE_MS (rollups written
-    // by another instance on the same database; src/store/readCache.ts). The log's unwritten
+    // by another instance on the same database; src/platform/store/readCache.ts). The log's unwritten
     // records are added on every read, so each request is still counted exactly.
     // One cache per period, by organization; an entry holds the window it was read for.
     const usageReads = Object.fromEntries(

@@ -37,7 +37,7 @@ export const pruneOnce = Effect.gen(function*() {
   return { raw }
 }).pipe(Effect.withSpan("Analytics.prune"))
 
-/** Background pruning, once at start and hourly. Wired in src/Http.ts. */
+/** Background pruning, once at start and hourly. Wired in src/surfaces/server/Http.ts. */
 export const AnalyticsWorkers = Layer.scopedDiscard(
   pruneOnce.pipe(
     Effect.catchAllCause((cause) => Effect.logWarning("request log pruning failed", cause)),

@@ -3,7 +3,7 @@
  * Order: operation (404 when the matched route declares none: fail closed) → authenticate
  * (401, not counted) → quota (429, not counted) → count → plan (403).
  *
- * The plan comes only from the route the router matched (src/http/Operation.ts); the caller
+ * The plan comes only from the route the router matched (src/platform/http/Operation.ts); the caller
  * leaves as a `Caller` value, provided to handlers by the `Auth` middleware.
  */
 import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"

@@ -218,7 +218,7 @@ export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
     /**
      * Counted so far this month, by every instance (for the usage report and alert metrics): the
      * store's count less the units this instance holds unserved. The store's count is read at most
-     * once per READ_CACHE_MAX_AGE_MS, and again after this instance wrote it (src/store/readCache.ts).
+     * once per READ_CACHE_MAX_AGE_MS, and again after this instance wrote it (src/platform/store/readCache.ts).
      */
     const figures = (org: Organization, key: string, stored: number) => ({
       limit: monthlyQuota[org.plan],

@@ -1,4 +1,4 @@
-/** One request as the request log keeps it (src/metering/RequestLog.ts). */
+/** One request as the request log keeps it (src/product/metering/RequestLog.ts). */
 export interface RequestRecord {
   readonly orgId: string
   readonly operation: string

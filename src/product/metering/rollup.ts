@@ -1,7 +1,7 @@
 /**
  * Rollup aggregation (pure): a batch of request records → per-(org, minute) and per-(org, hour)
  * totals with a latency sketch, and the same counters per (org, bucket, operation).
- * The request-log writer adds them to the rollup tables (src/metering/writeRollups.ts).
+ * The request-log writer adds them to the rollup tables (src/product/metering/writeRollups.ts).
  */
 import type { RequestRecord } from "./RequestRecord"
 import * as Sketch from "./sketch"

@@ -28,9 +28,9 @@ const insertRows = (sql: SqlClient.SqlClient, rows: ReadonlyArray<RequestRecord>
 
 /**
  * Writes one batch of request records in a single transaction: the raw rows first (which takes
- * SQLite's write lock), then the analytics rollups (src/metering/writeRollups.ts), so the log and
+ * SQLite's write lock), then the analytics rollups (src/product/metering/writeRollups.ts), so the log and
  * its rollups never disagree. The monthly quota count is not written here: the quota decision
- * keeps it (src/metering/Quota.ts), one writer of the count.
+ * keeps it (src/product/metering/Quota.ts), one writer of the count.
  */
 export const writeBatch = (sql: SqlClient.SqlClient, batch: ReadonlyArray<RequestRecord>) =>
   sql.withTransaction(

@@ -1,6 +1,6 @@
 /**
- * Writes a batch's rollups (src/analytics/rollup.ts aggregates them) inside the transaction
- * that logs the batch (src/metering/writeBatch.ts), so the log and its rollups never disagree.
+ * Writes a batch's rollups (src/product/metering/rollup.ts aggregates them) inside the transaction
+ * that logs the batch (src/product/metering/writeBatch.ts), so the log and its rollups never disagree.
  */
 import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"

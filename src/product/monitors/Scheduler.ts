@@ -105,5 +105,5 @@ export const RunServicesLive = Layer.mergeAll(
   WafDetection.Live
 )
 
-/** The scheduler as a scoped layer (wired in src/Http.ts beside the alert workers). */
+/** The scheduler as a scoped layer (wired in src/surfaces/server/Http.ts beside the alert workers). */
 export const MonitorsWorkers = Layer.scopedDiscard(scheduler).pipe(Layer.provide(RunServicesLive))

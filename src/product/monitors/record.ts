@@ -1,6 +1,6 @@
 /**
  * Storing one run: the result row, the monitor's run state, and the alert transition
- * (src/monitors/analyze.ts `transition`) with its signed notifications, all in one transaction.
+ * (src/product/monitors/analyze.ts `transition`) with its signed notifications, all in one transaction.
  * A monitor deleted while its run was in flight records nothing.
  */
 import { SqlClient } from "@effect/sql"

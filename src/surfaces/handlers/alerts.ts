@@ -12,7 +12,7 @@ import { ResolveBody } from "../api/alerts"
 
 /**
  * Every webhook URL goes through the target guard at creation (and again at every delivery,
- * src/alerts/webhook.ts): a refused address is 400 target_forbidden now; a name that does not
+ * src/product/alerts/webhook.ts): a refused address is 400 target_forbidden now; a name that does not
  * resolve yet is accepted (its deliveries fail and retry until it does).
  */
 export const checkChannels = (channels: ReadonlyArray<Channel> | undefined) =>

@@ -6,7 +6,7 @@ import { asJson } from "../../platform/http/asJson"
 import { Analytics } from "../../product/analytics/Analytics"
 import { UsageReport } from "../api/analytics"
 
-/** The usage report skips the success encoder (src/http/asJson.ts; test/analytics/http.test.ts). */
+/** The usage report skips the success encoder (src/platform/http/asJson.ts; test/analytics/http.test.ts). */
 const usageJson = asJson(UsageReport)
 
 export const AnalyticsLive = HttpApiBuilder.group(Api, "analytics", (handlers) =>

@@ -1,9 +1,9 @@
 /**
- * POST /v1/advanced/mcp as a raw route beside the HttpApi (STYLE.md "MCP as a raw route"):
+ * POST /v1/advanced/mcp as a raw route beside the HttpApi (docs/mcp.md):
  * the body is read as text and parsed here so invalid JSON is JSON-RPC -32700, not an empty
  * 400. Authentication, quota and the pro plan are checked by the same `Bearer.check` as the
  * Auth middleware (which does not reach raw routes), for the route the router matched: its
- * plan is declared once, in `mcpRawRoutes`. The pipeline (src/http/pipeline.ts) has already
+ * plan is declared once, in `mcpRawRoutes`. The pipeline (src/platform/http/pipeline.ts) has already
  * bounded the body (413 past 1 MiB); other methods are 405 with `Allow: POST` there too.
  *
  * Protocol side: the body is read and its tools/calls counted before the bearer check, which

@@ -105,7 +105,7 @@ export const defineTool = <A, I, R, RI>(spec: ToolSpec<A, I, R, RI>): ToolDefini
   }
 }
 
-/** Any error carrying a message (the service errors of src/domain/errors.ts) → a tool failure. */
+/** Any error carrying a message (the service errors of src/kernel/errors.ts) → a tool failure. */
 export const toToolFailure = (e: { readonly message: string; readonly _tag?: string }): ToolFailure =>
   new ToolFailure({
     message: e._tag === "TargetForbidden"

@@ -62,7 +62,7 @@ const stripInternalTitles = (node: Json): void => {
 
 const refersTo = (doc: Json, name: string) => JSON.stringify(doc).includes(`"#/components/schemas/${name}"`)
 
-/** The issues list of an invalid_request answer (src/http/middleware.ts `decodeIssues`). */
+/** The issues list of an invalid_request answer (src/surfaces/server/renderErrors.ts `decodeIssues`). */
 const invalidRequestDetails = {
   type: "object",
   description: "present when parameters or the body failed validation: one entry per offending field",

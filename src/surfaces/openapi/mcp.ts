@@ -1,5 +1,5 @@
 /**
- * POST /v1/advanced/mcp in the OpenAPI document: a raw route beside the HttpApi (src/mcp/http.ts),
+ * POST /v1/advanced/mcp in the OpenAPI document: a raw route beside the HttpApi (src/surfaces/mcp/http.ts),
  * so the generator does not see it. The protocol itself is JSON-RPC 2.0 (MCP, DECISIONS.md).
  */
 const envelope = (code: string, message: string) => ({

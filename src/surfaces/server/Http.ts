@@ -106,18 +106,18 @@ export const AppLive = Layer.unwrapEffect(
   Layer.provide(WorkersLive),
   // MCP (raw route beside the HttpApi); ssl_certificate enriched with CT history from the aggregator.
   Layer.provide(McpLive.pipe(Layer.provide(CtHistory.FromAggregator))),
-  // The web console (src/console): an open page beside the API, like /docs.
+  // The web console (src/surfaces/console): an open page beside the API, like /docs.
   Layer.provide(ConsoleLive),
   Layer.provide(Layer.mergeAll(RequestObserverLive, Deadlines.Default)),
   HttpServer.withLogAddress,
-  // Exact, case-sensitive matching (src/http/Operation.ts).
+  // Exact, case-sensitive matching (src/platform/http/Operation.ts).
   Layer.provide(HttpRouter.setRouterConfig(routerConfig)),
   // No trace exporter is configured, so spans (per-request server spans, `Effect.fn` and SQL
   // statement spans) would be pure cost on the hot path: the tracer is off for everything the
   // server runs.
   HttpMiddleware.withTracerDisabledWhen(() => true),
   (layer) => Layer.locally(layer, FiberRef.currentTracerEnabled, false),
-  // X-Request-Id, X-RateLimit-*, … on every answer the HttpApi sends (src/http/pipeline.ts).
+  // X-Request-Id, X-RateLimit-*, … on every answer the HttpApi sends (src/platform/http/pipeline.ts).
   (layer) => Layer.locally(layer, HttpApp.currentPreResponseHandlers, Option.some(trackingHeaders))
 )
 
@@ -129,7 +129,7 @@ export const longestDeadlineMs = (config: AppConfig["Type"]) =>
  * The platform's Bun server on `port`/`hostname`. Its idle timeout (seconds without a byte either way; Bun's
  * default 10 s cut slow operations into empty replies) stays above the longest deadline, so every
  * request gets its answer. Bodies: the pipeline refuses past 1 MiB in the envelope
- * (src/http/body.ts); Bun's own limit is a backstop above that.
+ * (src/platform/http/body.ts); Bun's own limit is a backstop above that.
  */
 export const serverLayer = (options: { readonly port: number; readonly hostname: string }) =>
   Layer.unwrapEffect(

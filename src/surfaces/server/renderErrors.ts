@@ -1,9 +1,9 @@
 /**
  * The HttpApi-level error middleware: turns what the framework and handlers raise without a
  * schema into declared errors, so that every error answer is encoded by its wire schema
- * (src/domain/errors.ts) by the HttpApi itself:
+ * (src/kernel/errors.ts) by the HttpApi itself:
  * - schema decode failures → 400 invalid_request with the issues in `details`;
- * - bodies that are not JSON or nest too deep (src/http/body.ts) → 400 invalid_request;
+ * - bodies that are not JSON or nest too deep (src/platform/http/body.ts) → 400 invalid_request;
  * - no route: a known path with another method → 405 method_not_allowed, else 404 not_found;
  * - defects → 500 internal_error, logged, without internals.
  * Declared errors pass through to the HttpApi's encoding, except those whose answer carries headers

@@ -1,4 +1,4 @@
-/** Replicas for clouds and CDNs (src/waf/signatures/cloud.ts, cdn.ts). */
+/** Replicas for clouds and CDNs (src/analyses/waf/signatures/cloud.ts, cdn.ts). */
 import { ct, html, rep, type Replica, sc } from "./kit"
 
 export const CLOUD_REPLICAS: ReadonlyArray<Replica> = [

@@ -1,4 +1,4 @@
-/** Replicas for appliances, gateways and network firewalls (src/waf/signatures/appliance.ts, enterprise.ts). */
+/** Replicas for appliances, gateways and network firewalls (src/analyses/waf/signatures/appliance.ts, enterprise.ts). */
 import { ct, html, rep, type Replica, sc } from "./kit"
 
 export const ENTERPRISE_REPLICAS: ReadonlyArray<Replica> = [

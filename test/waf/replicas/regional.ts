@@ -1,4 +1,4 @@
-/** Replicas for regional clouds and vendors (src/waf/signatures/regional.ts, china.ts, world.ts). */
+/** Replicas for regional clouds and vendors (src/analyses/waf/signatures/regional.ts, china.ts, world.ts). */
 import { ct, html, rep, type Replica, sc } from "./kit"
 
 export const REGIONAL_REPLICAS: ReadonlyArray<Replica> = [

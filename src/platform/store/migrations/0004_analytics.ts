@@ -1,7 +1,7 @@
 /**
  * Analytics rollups and the alerting tables (the README (Account analytics and alerting)).
  * - rollup_{minute,hour}: per organization and time bucket, counters plus a latency sketch
- *   (src/analytics/sketch.ts, binary). Written in the same transaction as request_log.
+ *   (src/product/metering/sketch.ts, binary). Written in the same transaction as request_log.
  * - rollup_{minute,hour}_endpoint: the same counters per operation, without a sketch.
  * - alert_rules, alerts, alert_outbox (durable notification queue), leases (one evaluator per DB).
  */

@@ -1,6 +1,6 @@
 /**
  * Monthly quota usage per organization: `used` is the count the quota decision keeps
- * (src/metering/Quota.ts), one atomic conditional upsert per reserved block. Created from the
+ * (src/product/metering/Quota.ts), one atomic conditional upsert per reserved block. Created from the
  * request log of databases that predate it.
  */
 import { SqlClient } from "@effect/sql"
