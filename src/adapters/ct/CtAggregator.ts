@@ -171,7 +171,7 @@ export const makeCtAggregator = (opts: CtOptions) =>
       Effect.gen(function*() {
         const pem = yield* crtsh.certificate(id, Math.min(SCT_TIMEOUT_MS, opts.budgetMs)).pipe(Effect.mapError((e) => new Unexaminable(e.reason.startsWith("certificate") ? e.reason : `certificate ${id}: ${e.reason}`)))
         // The x509 stack is loaded when the first certificate is examined, not at start-up.
-        const { asn1, x509 } = yield* Effect.promise(() => import("../x509/peculiar"))
+        const { asn1, x509 } = yield* Effect.promise(() => import("../pkix/peculiar"))
         const cert = yield* Effect.try({ try: () => new x509.X509Certificate(pem.trim()), catch: (e) => new Unexaminable(`certificate ${id} is not parseable: ${(e as Error).message}`) })
         if (cert.getExtension(PRECERT_POISON_OID)) return { precert: true as const, cert, count: 0 }
         const ext = cert.getExtension(SCT_LIST_OID)
