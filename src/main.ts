@@ -7,9 +7,6 @@
  * request (unknown command, bad option, an org on another plan, a public-suffix audit domain).
  * Every failure is ONE line on stderr: `domain-intel: <what went wrong>`.
  */
-// First: @peculiar/x509 (through tsyringe) needs the Reflect polyfill before it is evaluated, and
-// the bundled binary evaluates ES modules ahead of the lazily loaded CommonJS ones.
-import "reflect-metadata"
 import { Command, HelpDoc, ValidationError } from "@effect/cli"
 import * as BunContext from "@effect/platform-bun/BunContext"
 import * as BunRuntime from "@effect/platform-bun/BunRuntime"

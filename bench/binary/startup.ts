@@ -2,16 +2,18 @@
  * Start-up time (spawn → first 200 from /healthz) and idle RSS of the compiled `domain-intel`
  * binary, next to a bare Bun.serve binary, in one run:
  *
- *   ./node_modules/.bin/bun bench/binary/startup.ts [--runs 7] [--flags "--minify --bytecode"]
+ *   ./node_modules/.bin/bun bench/binary/startup.ts [--runs 7] [--flags "--minify --bytecode"] [--before REF]
  *
  * Each binary is built with `bun build --compile` and the same flags (default
  * `--minify --bytecode`, as docs/operating.md recommends), started RUNS times on a fresh SQLite file in an
  * empty directory (a copy of an already migrated store, as on every start but the first;
  * `--fresh` starts on an empty one), polled every 2 ms; RSS is read from /proc/<pid>/status after 3 s idle.
- * Prints the median and range of each.
+ * Prints the median and range of each. `--before REF` also builds the service at that git
+ * commit (a temporary worktree sharing node_modules) and measures it in the same session; the
+ * binaries take turns run by run, so a busy machine weighs on all of them alike.
  */
 import { spawn, spawnSync } from "node:child_process"
-import { copyFileSync, mkdtempSync, readFileSync, statSync } from "node:fs"
+import { copyFileSync, mkdtempSync, readFileSync, statSync, symlinkSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
@@ -75,9 +77,7 @@ const stats = (xs: ReadonlyArray<number>) => {
   return { median: s[Math.floor(s.length / 2)], min: s[0], max: s[s.length - 1] }
 }
 
-const measure = async (name: string, binary: string) => {
-  const results = []
-  for (let i = 0; i < runs; i++) results.push(await once(binary, i))
+const report = (name: string, binary: string, results: ReadonlyArray<{ ms: number; rss: number }>) => {
   const t = stats(results.map((r) => r.ms))
   const m = stats(results.map((r) => r.rss))
   const size = statSync(binary).size / 1024 / 1024
@@ -88,13 +88,47 @@ const measure = async (name: string, binary: string) => {
   return { t, m }
 }
 
+/** The service as it was at `ref`, built from a temporary worktree that shares node_modules. */
+const buildAt = (ref: string) => {
+  const dir = join(work, "before-src")
+  const git = (...args: Array<string>) => {
+    const r = spawnSync("git", ["-C", root, ...args], { encoding: "utf8" })
+    if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`)
+    return r.stdout.trim()
+  }
+  const commit = git("rev-parse", "--short", ref)
+  git("worktree", "add", "--detach", dir, ref)
+  try {
+    symlinkSync(join(root, "node_modules"), join(dir, "node_modules"))
+    const r = spawnSync(process.execPath, ["build", "--compile", ...flags, "src/main.ts", "--outfile", join(work, "domain-intel-before")], { cwd: dir, encoding: "utf8" })
+    if (r.status !== 0) throw new Error(`build at ${ref} failed: ${r.stderr}`)
+  } finally {
+    git("worktree", "remove", "--force", dir)
+  }
+  return { commit, binary: join(work, "domain-intel-before") }
+}
+
 const service = build("src/main.ts", join(work, "domain-intel"), flags)
 const fresh = process.argv.includes("--fresh")
 const template = join(work, "template.db")
 const migrated = spawnSync(service, ["keys", "create", "--org", "bench", "--plan", "free"], { cwd: work, env: { PATH: "/usr/bin:/bin", DATABASE_URL: `sqlite:${template}` } })
 if (migrated.status !== 0) throw new Error(`could not prepare the store: ${migrated.stderr}`)
 const bare = build("bench/binary/bare.ts", join(work, "bare"), flags)
+const beforeRef = process.argv.includes("--before") ? arg("before", "main") : undefined
+const before = beforeRef === undefined ? undefined : buildAt(beforeRef)
+const head = spawnSync("git", ["-C", root, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).stdout.trim()
+const dirty = spawnSync("git", ["-C", root, "status", "--porcelain", "src"], { encoding: "utf8" }).stdout.trim() !== ""
 console.log(`bun ${Bun.version}, ${runs} runs each, build flags: ${flags.join(" ") || "(none)"}, ${fresh ? "empty" : "migrated"} store`)
-const b = await measure("bare Bun.serve", bare)
-const s = await measure(`domain-intel serve`, service)
+const contenders = [
+  { name: "bare Bun.serve", binary: bare },
+  ...(before ? [{ name: `domain-intel serve at ${before.commit}`, binary: before.binary }] : []),
+  { name: `domain-intel serve at ${head}${dirty ? "+" : ""}`, binary: service }
+]
+const results = contenders.map(() => [] as Array<{ ms: number; rss: number }>)
+for (let i = 0; i < runs; i++) {
+  for (const [j, c] of contenders.entries()) results[j].push(await once(c.binary, i * contenders.length + j))
+}
+const summaries = contenders.map((c, j) => report(c.name, c.binary, results[j]))
+const b = summaries[0]
+const s = summaries[summaries.length - 1]
 console.log(`ratio: start-up ${(s.t.median / b.t.median).toFixed(1)}x, idle RSS ${(s.m.median / b.m.median).toFixed(1)}x; extra ${(s.t.median - b.t.median).toFixed(0)} ms, ${(s.m.median - b.m.median).toFixed(1)} MB`)

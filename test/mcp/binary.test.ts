@@ -1,7 +1,9 @@
 /**
  * `domain-intel mcp` from the single binary (`bun build --compile`), run from an empty
  * directory with no Bun and no node_modules on its path, driven by the SDK's
- * StdioClientTransport once per protocol version: all thirteen tools with validated results.
+ * StdioClientTransport once per protocol version: all thirteen tools with validated results; and
+ * `serve` from the same binary, whose MCP server, x509 stack, HTML parser and docs page are
+ * loaded on their first request (docs/operating.md, "The binary"): all thirteen tools over HTTP.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
@@ -11,7 +13,8 @@ import { spawnSync } from "node:child_process"
 import { copyFileSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
-import { checkResult, checkToolList, fixtureEnv, pin, type ToolInfo, toolCalls, VERSIONS } from "./client"
+import { checkResult, checkToolList, connectHttp, fixtureEnv, pin, type ToolInfo, toolCalls, VERSIONS } from "./client"
+import { startServe, waitUntilUp } from "../support/process"
 import { type Fixtures, startFixtures } from "./fixtures"
 
 const root = resolve(import.meta.dir, "../..")
@@ -55,6 +58,40 @@ describe("the binary's mcp sub-command", () => {
       expect(stderr).not.toContain("\"level\":\"ERROR\"")
     }, 60_000)
   }
+
+  test("serve: the MCP endpoint, built on its first request, answers all thirteen tools; /docs is built on its first request", async () => {
+    const served = await startServe(binary, ["serve"], { cwd: work, env: env() })
+    let stderr = ""
+    served.child.stderr!.on("data", (d) => (stderr += d))
+    try {
+      expect(await waitUntilUp(`http://127.0.0.1:${served.port}/healthz`)).toBe(true)
+      const base = `http://127.0.0.1:${served.port}`
+      // Concurrent first requests share one build of the MCP server.
+      const [a, b] = await Promise.all([connectHttp(base, key, "2025-06-18"), connectHttp(base, key, "2025-11-25")])
+      try {
+        const { tools } = await a.client.listTools()
+        checkToolList(tools as Array<ToolInfo>)
+        expect((await b.client.listTools()).tools.length).toBe(tools.length)
+        const byName = new Map((tools as Array<ToolInfo>).map((t) => [t.name, t]))
+        for (const call of toolCalls(fx)) checkResult(byName.get(call.name)!, (await a.client.callTool(call)) as any, "2025-06-18")
+      } finally {
+        await Promise.all([a.client.close(), b.client.close()])
+      }
+      const docs = await fetch(`${base}/docs`)
+      expect(docs.status).toBe(200)
+      expect(docs.headers.get("content-type")).toContain("text/html")
+      const page = await docs.text()
+      expect(page.includes('<script id="api-reference" type="application/json">')).toBe(true)
+      expect(page.includes('"/v1/network/http-check"')).toBe(true)
+      // The Scalar viewer inline (megabytes), not a script loaded from a CDN.
+      expect(page.length).toBeGreaterThan(1_000_000)
+      expect(/<script src=/.test(page)).toBe(false)
+      expect((await fetch(`${base}/docs`)).status).toBe(200)
+      expect(stderr).not.toContain("\"level\":\"ERROR\"")
+    } finally {
+      served.child.kill("SIGKILL")
+    }
+  }, 90_000)
 
   test("an unknown key: exit 2 with one line on stderr", async () => {
     const child = Bun.spawn([binary, "mcp"], { cwd: work, env: env({ DOMAIN_INTEL_API_KEY: "di_0000000000000000_" + "A".repeat(43) }), stdin: new Blob([""]), stdout: "pipe", stderr: "pipe" })

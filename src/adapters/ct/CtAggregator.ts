@@ -14,9 +14,6 @@
  *   1.3.6.1.4.1.11129.2.4.2 counted. The aggregator, not a TLS handshake, so no connection is
  *   made to the audited domain and the answer matches the listed certificate.
  */
-import "reflect-metadata"
-import { AsnConvert, OctetString } from "@peculiar/asn1-schema"
-import { X509Certificate } from "@peculiar/x509"
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { AppConfig } from "../../platform/Config"
 import { UpstreamUnavailable } from "../../kernel/errors"
@@ -173,12 +170,14 @@ export const makeCtAggregator = (opts: CtOptions) =>
     const examine = (id: number) =>
       Effect.gen(function*() {
         const pem = yield* crtsh.certificate(id, Math.min(SCT_TIMEOUT_MS, opts.budgetMs)).pipe(Effect.mapError((e) => new Unexaminable(e.reason.startsWith("certificate") ? e.reason : `certificate ${id}: ${e.reason}`)))
-        const cert = yield* Effect.try({ try: () => new X509Certificate(pem.trim()), catch: (e) => new Unexaminable(`certificate ${id} is not parseable: ${(e as Error).message}`) })
+        // The x509 stack is loaded when the first certificate is examined, not at start-up.
+        const { asn1, x509 } = yield* Effect.promise(() => import("../pkix/peculiar"))
+        const cert = yield* Effect.try({ try: () => new x509.X509Certificate(pem.trim()), catch: (e) => new Unexaminable(`certificate ${id} is not parseable: ${(e as Error).message}`) })
         if (cert.getExtension(PRECERT_POISON_OID)) return { precert: true as const, cert, count: 0 }
         const ext = cert.getExtension(SCT_LIST_OID)
         if (!ext) return { precert: false as const, cert, count: 0 }
         const tls = yield* Effect.try({
-          try: () => new Uint8Array(AsnConvert.parse(ext.value, OctetString).buffer),
+          try: () => new Uint8Array(asn1.AsnConvert.parse(ext.value, asn1.OctetString).buffer),
           catch: () => new Unexaminable(`certificate ${id}: SCT list extension is not an OCTET STRING`)
         })
         const count = countSctList(tls)

@@ -2,8 +2,7 @@
  * Certificate facts from DER (pure): names, dates, key, signature algorithm and the embedded
  * SCT list (extension 1.3.6.1.4.1.11129.2.4.2, RFC 6962 §3.3) parsed with @peculiar/x509.
  */
-import "reflect-metadata"
-import * as x509 from "@peculiar/x509"
+import { x509 } from "../pkix/peculiar"
 import { X509Certificate } from "node:crypto"
 
 export const SCT_LIST_OID = "1.3.6.1.4.1.11129.2.4.2"

@@ -3,7 +3,7 @@ import { Clock, Context, Effect, Layer } from "effect"
 import type { InvalidRequest, TargetForbidden, UpstreamUnavailable } from "../../kernel/errors"
 import { HttpProbe } from "../../adapters/probe/HttpProbe"
 import { fetchPage, pageTarget, unreachable } from "../page/target"
-import { analyzePage, type FreshnessReport } from "./analyze"
+import type { FreshnessReport } from "./analyze"
 import { decodeHtml } from "./decode"
 
 /** Bytes of page examined: enough for any real article, small enough that parsing stays in tens of ms. */
@@ -41,6 +41,8 @@ export class ContentFreshness extends Context.Tag("domain-intel/ContentFreshness
         // No page: nothing answered, or the redirects never led to one (loop, refused or broken hop).
         if (r === null || (outcome.error !== null && redirectFailures.has(outcome.error.kind))) return yield* unreachable(outcome)
         const nowMs = yield* Clock.currentTimeMillis
+        // The analysis and its HTML parser (parse5) are loaded on the first page analysed, not at start-up.
+        const { analyzePage } = yield* Effect.promise(() => import("./analyze"))
         const body = r.body.subarray(0, MAX_PAGE_BYTES)
         const isHtml = isHtmlType(r.headers["content-type"], body)
         const html = isHtml ? decodeHtml(body, r.headers["content-type"]) : ""

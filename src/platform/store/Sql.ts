@@ -9,9 +9,8 @@
  */
 import * as BunContext from "@effect/platform-bun/BunContext"
 import { Migrator, SqlClient } from "@effect/sql"
-import { PgClient, PgMigrator } from "@effect/sql-pg"
 import { SqliteClient, SqliteMigrator } from "@effect/sql-sqlite-bun"
-import { Duration, Effect, Layer, Redacted, Schedule } from "effect"
+import { Effect, Layer } from "effect"
 import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
 import { AppConfig } from "../Config"
@@ -58,18 +57,6 @@ export const forUpdate = (sql: SqlClient.SqlClient, skipLocked = false) =>
     orElse: () => sql.literal("")
   })
 
-// int8 (COUNT, BIGINT columns: epoch milliseconds, counters) and numeric (SUM over BIGINT)
-// arrive as text from the driver; every such value here is far below 2^53, so numbers they are.
-const INT8 = 20
-const NUMERIC = 1700
-type TypeParser = (oid: number, format?: "text" | "binary") => (value: string) => unknown
-// The driver ships no type declarations; only its default parser table is needed.
-const driverTypes = (require("pg") as { types: { getTypeParser: TypeParser } }).types
-const pgTypes = {
-  getTypeParser: ((oid, format) =>
-    oid === INT8 || oid === NUMERIC ? (value: string) => Number(value) : driverTypes.getTypeParser(oid, format)) as TypeParser
-}
-
 const sqliteLayer = (url: string) =>
   Layer.unwrapEffect(
     Effect.gen(function*() {
@@ -90,31 +77,11 @@ const sqliteLayer = (url: string) =>
     })
   )
 
-const postgresLayer = (url: string, poolMax: number) => {
-  const client = PgClient.layer({
-    url: Redacted.make(url),
-    maxConnections: poolMax,
-    // A database that does not answer fails a statement (and /readyz) instead of hanging it.
-    connectTimeout: Duration.seconds(3),
-    idleTimeout: Duration.seconds(30),
-    applicationName: "domain-intel",
-    types: pgTypes as NonNullable<Parameters<typeof PgClient.layer>[0]["types"]>
-  })
-  // Instances starting together race to create the migrations table; the loser retries (the
-  // migrator itself runs under `LOCK TABLE`, so migrations apply once).
-  const migrator = Layer.effectDiscard(
-    PgMigrator.run({ loader: Migrator.fromRecord(migrations) }).pipe(
-      Effect.retry({ times: 5, schedule: Schedule.spaced(Duration.millis(200)) }),
-      Effect.provide(BunContext.layer)
-    )
-  )
-  return migrator.pipe(Layer.provideMerge(client))
-}
-
 /** SqlClient over the configured database, with every migration applied. */
 export const SqlLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) =>
     isPostgresUrl(config.databaseUrl)
-      ? postgresLayer(config.databaseUrl, config.databasePoolMax)
+      // The PostgreSQL driver is loaded only when the store is PostgreSQL (./postgres.ts).
+      ? Layer.unwrapEffect(Effect.map(Effect.promise(() => import("./postgres")), (pg) => pg.postgresLayer(config.databaseUrl, config.databasePoolMax)))
       : sqliteLayer(config.databaseUrl))
 ).pipe(Layer.orDie) as Layer.Layer<SqlClient.SqlClient, never, AppConfig>

@@ -17,7 +17,7 @@ import { Bearer, bearerToken } from "../../product/auth/Auth"
 import { InvalidRequest } from "../../kernel/errors"
 import { ContentFreshness } from "../../analyses/freshness/ContentFreshness"
 import { jsonDepth, MAX_JSON_DEPTH } from "../../platform/http/body"
-import type { RawRoute } from "../../platform/http/Operation"
+import { MCP_PATH } from "./route"
 import { WafDetection } from "../../analyses/waf/WafDetection"
 import { CertInspector } from "../../adapters/x509/CertInspector"
 import { Monitors } from "../../product/monitors/Monitors"
@@ -29,13 +29,7 @@ import { McpCaller } from "./tool"
 import { HttpSecurityGrade } from "../../analyses/observatory/HttpSecurityGrade"
 import { Tools } from "./Tools"
 
-export const MCP_PATH = "/v1/advanced/mcp"
-export const MCP_OPERATION = "mcpServer"
-
-/** For `makeOperations(api, raw)`: attribution, category and plan label of the raw route. */
-export const mcpRawRoutes: ReadonlyArray<RawRoute> = [
-  { method: "POST", path: MCP_PATH, operation: MCP_OPERATION, plan: "pro" }
-]
+export { MCP_OPERATION, MCP_PATH, mcpRawRoutes } from "./route"
 
 /** The route handler, with its services already in hand. Failures are encoded by the HttpApi. */
 export const makeMcpHandlers = Effect.gen(function*() {
@@ -84,16 +78,19 @@ export const McpRouteLive = HttpApiBuilder.Router.use((router) =>
 )
 
 /**
- * Every service the MCP tools need, given the shared services (AppConfig, DnsResolver,
- * HttpProbe, ZoneHygiene, CtAggregator, Keys, Bearer) and CtHistory. WafDetection and
- * ContentFreshness are the same layer values the REST groups use (layers are shared by
- * reference in one build).
+ * The MCP server and its tools, given the shared services (AppConfig, DnsResolver, HttpProbe,
+ * ZoneHygiene, CtAggregator, Keys, Bearer), CtHistory, and the analyses the REST groups use too
+ * (WafDetection, ContentFreshness): the server builds it on the first MCP request (./lazy.ts)
+ * over the instances it already has.
  */
-export const McpServicesLive = McpServer.Live.pipe(
+export const McpToolsLive = McpServer.Live.pipe(
   Layer.provideMerge(Tools.Live),
-  Layer.provideMerge(Layer.mergeAll(Rdap.Live, CertInspector.Live, ContentFreshness.Live, WafDetection.Live, Monitors.Default, HttpSecurityGrade.Live)),
+  Layer.provideMerge(Layer.mergeAll(Rdap.Live, CertInspector.Live, Monitors.Default)),
   Layer.provideMerge(Outbound.Live)
 )
 
-/** The endpoint with its services: provide the shared services and CtHistory. */
+/** Every service the MCP tools need, the analyses included (the stdio command). */
+export const McpServicesLive = McpToolsLive.pipe(Layer.provideMerge(Layer.mergeAll(ContentFreshness.Live, WafDetection.Live, HttpSecurityGrade.Live)))
+
+/** The endpoint with its services built with the server: provide the shared services and CtHistory. */
 export const McpLive = McpRouteLive.pipe(Layer.provide(McpServicesLive))

@@ -17,12 +17,12 @@ import { PlanForbidden, QuotaExceeded, Unauthorized } from "../../kernel/errors"
 import { planAllows } from "../../kernel/plans"
 import { Quota } from "../../product/metering/Quota"
 import { RequestLog } from "../../product/metering/RequestLog"
-import { MCP_OPERATION, MCP_PATH } from "./http"
+import { API_KEY_ENV, MCP_OPERATION, MCP_PATH } from "./route"
 import { McpServer } from "./McpServer"
 import { McpCaller } from "./tool"
 import { ErrorCode, failure, isSupportedVersion, type JsonRpcResponse, type ProtocolVersion } from "./protocol"
 
-export const API_KEY_ENV = "DOMAIN_INTEL_API_KEY"
+export { API_KEY_ENV }
 /** JSON-RPC server-defined error (-32000…-32099) for a request the service refused (quota, key). */
 export const REFUSED = -32001
 /** Lines handled at once (a client may pipeline several calls). */

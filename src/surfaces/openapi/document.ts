@@ -8,7 +8,7 @@
 import { type HttpApi, OpenApi } from "@effect/platform"
 import { version } from "../../../package.json"
 import { makeOperations } from "../../platform/http/Operation"
-import { MCP_PATH } from "../mcp/http"
+import { MCP_PATH } from "../mcp/route"
 import { EXAMPLES } from "../api/examples"
 import { mcpPathItem } from "./mcp"
 

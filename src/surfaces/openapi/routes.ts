@@ -1,10 +1,16 @@
 /**
  * GET /openapi.json, built on first request rather than at start-up (the document costs a walk
- * over every schema), and GET /docs, the platform's Scalar page (HttpApiScalar).
+ * over every schema), and GET /docs, the platform's Scalar page (HttpApiScalar), also built on
+ * its first request: `HttpApiScalar.layer` walks the API into an OpenAPI document and inlines
+ * the 3.3 MB Scalar viewer into the page when its layer is built, which at start-up cost tens of
+ * milliseconds and ~10 MB of idle memory (docs/operating.md, "The binary"). Its module is
+ * loaded with `import()`, and its layer built into a router of its own, once.
  */
-import { HttpApi, HttpApiBuilder, HttpApiScalar, HttpServerResponse } from "@effect/platform"
+import { HttpApi, HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { buildDocument } from "./document"
+
+const DOCS_PATH = "/docs"
 
 const DocumentRoute = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {
@@ -19,4 +25,23 @@ const DocumentRoute = HttpApiBuilder.Router.use((router) =>
   })
 )
 
-export const OpenApiRoutes = Layer.mergeAll(DocumentRoute, HttpApiScalar.layer({ path: "/docs" }))
+const DocsRoute = HttpApiBuilder.Router.use((router) =>
+  Effect.gen(function*() {
+    const api = yield* HttpApi.Api
+    // The page's own router: the Scalar layer registers GET /docs on it, exactly as it would
+    // on the server's router (same page, same headers), and it answers this path's requests.
+    const docsRouter = yield* Effect.cached(
+      Effect.promise(() => import("@effect/platform/HttpApiScalar")).pipe(
+        Effect.flatMap(({ layer }) =>
+          HttpApiBuilder.Router.router.pipe(
+            Effect.provide(Layer.provideMerge(layer({ path: DOCS_PATH }), HttpApiBuilder.Router.Live)),
+            Effect.provideService(HttpApi.Api, api)
+          )
+        )
+      )
+    )
+    yield* router.get(DOCS_PATH, Effect.flatMap(docsRouter, (docs) => docs))
+  })
+)
+
+export const OpenApiRoutes = Layer.mergeAll(DocumentRoute, DocsRoute)

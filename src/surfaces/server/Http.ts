@@ -35,7 +35,8 @@ import { RequestObserverLive } from "./observers"
 import { Quota } from "../../product/metering/Quota"
 import { RequestLog } from "../../product/metering/RequestLog"
 import { CtHistory } from "../../adapters/ct/CtHistory"
-import { McpLive, mcpRawRoutes } from "../mcp/http"
+import { mcpRawRoutes } from "../mcp/route"
+import { McpLazyLive } from "../mcp/lazy"
 import { MonitorsLive } from "../handlers/monitors"
 import { MonitorsWorkers } from "../../product/monitors/Scheduler"
 import { cors } from "../../platform/http/cors"
@@ -83,8 +84,11 @@ export const ServicesLive = Bearer.Default.pipe(
   Layer.provideMerge(SqlLive)
 )
 
+/** Analyses the REST groups and MCP share (one instance each: layers are shared by reference in one build). */
+const AnalysesLive = Layer.mergeAll(ContentFreshness.Live, WafDetection.Live, HttpSecurityGrade.Live)
+
 const GroupsLive = Layer.mergeAll(AccountLive, SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive, MonitorsLive, EmailLive, TlsLive, SecurityHeadersLive).pipe(
-  Layer.provide(Layer.mergeAll(ContentFreshness.Live, WafDetection.Live, HttpSecurityGrade.Live))
+  Layer.provide(AnalysesLive)
 )
 
 /** Background fibers (alert evaluator and outbox, request-log pruning, monitor scheduler), scoped to the server. */
@@ -104,8 +108,9 @@ export const AppLive = Layer.unwrapEffect(
   Layer.provide(renderErrors),
   Layer.provide(ApiLive),
   Layer.provide(WorkersLive),
-  // MCP (raw route beside the HttpApi); ssl_certificate enriched with CT history from the aggregator.
-  Layer.provide(McpLive.pipe(Layer.provide(CtHistory.FromAggregator))),
+  // MCP (raw route beside the HttpApi), built on its first request over the analyses the REST
+  // groups use; ssl_certificate enriched with CT history from the aggregator.
+  Layer.provide(McpLazyLive.pipe(Layer.provide(Layer.mergeAll(CtHistory.FromAggregator, AnalysesLive)))),
   // The web console (src/surfaces/console): an open page beside the API, like /docs.
   Layer.provide(ConsoleLive),
   Layer.provide(Layer.mergeAll(RequestObserverLive, Deadlines.Default)),
