@@ -137,7 +137,12 @@ describe("console security reports", () => {
     expect(api.tests.cookies.pass).toBe(false)
     const cookie = rows.filter({ has: r.w.page.locator('[data-test="cookies"]') }).locator("td")
     expect(await cookie.nth(4).textContent()).toContain("Secure")
+    // A passing test's advice is not a fix: it sits, marked optional, under the outcome.
     expect(api.tests["strict-transport-security"].pass).toBe(true)
+    const hsts = rows.filter({ has: r.w.page.locator('[data-test="strict-transport-security"]') }).locator("td")
+    expect(api.tests["strict-transport-security"].recommendation).not.toBe("")
+    expect(await hsts.nth(2).locator(".advice").textContent()).toBe(`Optional: ${api.tests["strict-transport-security"].recommendation}`)
+    expect(await cookie.nth(2).locator(".advice").count()).toBe(0)
     const extras = captioned(r, "Extras").locator("tbody tr")
     expect(await extras.nth(0).textContent()).toContain("features: camera, geolocation")
     expect(await extras.nth(1).locator("td").nth(1).textContent()).toBe("yes")

@@ -125,7 +125,7 @@ export const headersReport = (r: any) => {
       tests.map(([name, t]) => [
         h("span", { "data-test": name }, TEST_LABELS[name] ?? name),
         passBadge(t.pass),
-        h("div", {}, h("code", {}, t.result), h("div", { class: "muted small" }, t.description)),
+        h("div", {}, h("code", {}, t.result), h("div", { class: "muted small" }, t.description), t.pass && t.recommendation ? h("div", { class: "muted small advice" }, `Optional: ${t.recommendation}`) : null),
         modifier(t.score_modifier),
         !t.pass && t.recommendation ? h("span", { class: "fix" }, t.recommendation) : h("span", { class: "fix none" }, "–")
       ]),
