@@ -2,6 +2,7 @@
 import { get, messageOf, qs } from "../api"
 import { errorBox, field, h, replace } from "../dom"
 import { ctReport, emailReport, freshnessReport, httpCheckReport, rawJson, wafReport, zoneReport } from "./reports"
+import { headersReport, tlsReport } from "./securityReports"
 import type { View } from "./types"
 
 type Values = Record<string, string | boolean>
@@ -61,6 +62,23 @@ const OPERATIONS: ReadonlyArray<Operation> = [
       { name: "starttls", label: "Test STARTTLS on each MX", type: "checkbox" }
     ],
     render: emailReport
+  },
+  {
+    id: "tls",
+    label: "TLS",
+    path: "/v1/security/tls",
+    fields: [
+      { name: "host", label: "Host (name or IP)", placeholder: "example.com", required: true },
+      { name: "port", label: "Port", type: "number", placeholder: "443" }
+    ],
+    render: tlsReport
+  },
+  {
+    id: "headers",
+    label: "HTTP security grade",
+    path: "/v1/security/headers",
+    fields: [{ name: "url", label: "URL or domain", placeholder: "https://example.com/", required: true }],
+    render: headersReport
   },
   {
     id: "ct",

@@ -7,9 +7,10 @@ import { type Child, fmt, h, table } from "../dom"
 export const rawJson = (report: unknown) =>
   h("details", { class: "raw" }, h("summary", {}, "Raw JSON"), h("pre", {}, JSON.stringify(report, null, 2)))
 
-const gradeTone = (grade: string) => (/^A/.test(grade) ? "good" : grade === "B" ? "ok" : grade === "C" ? "warn" : "bad")
+/** By the letter alone, so the Observatory's B+/B- and SSL Labs' A-/T/M tone like their letter. */
+const gradeTone = (grade: string) => ({ A: "good", B: "ok", C: "warn" } as Record<string, string>)[grade[0]] ?? "bad"
 
-const headline = (grade: string | null, score: number | null, title: string, ...extra: Array<Child>) =>
+export const headline = (grade: string | null, score: number | null, title: string, ...extra: Array<Child>) =>
   h(
     "div",
     { class: "headline" },
@@ -17,13 +18,13 @@ const headline = (grade: string | null, score: number | null, title: string, ...
     h("div", {}, h("div", { class: "headline-title" }, title), score !== null ? h("div", { class: "score" }, `Score ${score} / 100`) : null, ...extra)
   )
 
-const list = (title: string, items: ReadonlyArray<Child>, cls = "") =>
+export const list = (title: string, items: ReadonlyArray<Child>, cls = "") =>
   items.length === 0 ? null : h("section", { class: `report-list ${cls}` }, h("h4", {}, title), h("ul", {}, items.map((i) => h("li", {}, i))))
 
-const kv = (rows: ReadonlyArray<[string, Child]>) =>
+export const kv = (rows: ReadonlyArray<[string, Child]>) =>
   h("dl", { class: "kv" }, rows.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v === null || v === undefined || v === "" ? "–" : v)]))
 
-const yesNo = (b: boolean | null | undefined) => (b === null || b === undefined ? "–" : b ? "yes" : "no")
+export const yesNo = (b: boolean | null | undefined) => (b === null || b === undefined ? "–" : b ? "yes" : "no")
 
 /** Timings as one stacked bar: each phase's width is its share of the total (CSSOM widths). */
 const timingBar = (t: Record<string, number | null>) => {
