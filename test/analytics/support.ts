@@ -21,7 +21,7 @@ const DirectRequestLog = Layer.effect(
       record: write,
       unsafeRecord: (r: RequestRecord) => Effect.runSync(write(r)),
       flush: Effect.void,
-      unwritten: () => ({ records: [], version }),
+      unwrittenBuckets: () => ({ org: [], endpoint: [], version }),
       eachUnwrittenCount: () => version,
       version: () => version,
       stats: Effect.succeed({ buffered: 0, written: 0 })

@@ -10,7 +10,7 @@ import type { Organization } from "../accounts/Keys"
 import { peekOr } from "../../kernel/fiberClock"
 import { Quota } from "../metering/Quota"
 import { makeReadCache, type ReadCache } from "../../platform/store/readCache"
-import { RequestLog, type RequestRecord } from "../metering/RequestLog"
+import { RequestLog, type UnwrittenBuckets } from "../metering/RequestLog"
 import {
   cacheReport,
   type EndpointRow,
@@ -27,13 +27,15 @@ import {
   windowAt,
   windowMetric
 } from "./analyze"
-import { aggregate, DAY, floorTo, MINUTE, orgColumns } from "../metering/rollup"
+import { DAY, floorTo, orgColumns } from "../metering/rollup"
 
-/** Rollup-shaped rows of records not written yet, inside [from, to). */
-const pendingRows = (records: ReadonlyArray<RequestRecord>, from: number, to: number) => {
-  const agg = aggregate(records.filter((r) => r.ts >= from && r.ts < to), MINUTE)
-  const org: Array<OrgRow> = [...agg.org.values()].map(orgColumns)
-  const endpoint: Array<EndpointRow> = [...agg.endpoint.values()].map((e) => ({
+const noneUnwritten: UnwrittenBuckets = { org: [], endpoint: [] }
+
+/** Rollup-shaped rows of the minute buckets not written yet inside [from, to) (minute-aligned windows). */
+const pendingRows = (pending: UnwrittenBuckets, from: number, to: number) => {
+  const inside = (b: { readonly ts: number }) => b.ts >= from && b.ts < to
+  const org: Array<OrgRow> = pending.org.filter(inside).map(orgColumns)
+  const endpoint: Array<EndpointRow> = pending.endpoint.filter(inside).map((e) => ({
     operation: e.operation,
     path: e.path,
     category: e.category,
@@ -140,15 +142,15 @@ export class Analytics extends Effect.Service<Analytics>()("domain-intel/Analyti
      * a few such races, flush and read the store alone.
      */
     const fresh = <A, E>(orgId: string, read: Effect.Effect<A, E>) => {
-      const attempt = (n: number): Effect.Effect<readonly [A, ReadonlyArray<RequestRecord>, number | undefined], E> =>
+      const attempt = (n: number): Effect.Effect<readonly [A, UnwrittenBuckets, number | undefined], E> =>
         Effect.suspend(() => {
-          const before = log.unwritten(orgId)
+          const before = log.unwrittenBuckets(orgId)
           return Effect.flatMap(read, (a) =>
             log.version() === before.version
-              ? Effect.succeed([a, before.records, before.version] as const)
+              ? Effect.succeed([a, before, before.version] as const)
               : n < 3
               ? attempt(n + 1)
-              : Effect.zipRight(log.flush, Effect.map(read, (b) => [b, [], undefined] as const)))
+              : Effect.zipRight(log.flush, Effect.map(read, (b) => [b, noneUnwritten, undefined] as const)))
         })
       return attempt(0)
     }
@@ -159,7 +161,7 @@ export class Analytics extends Effect.Service<Analytics>()("domain-intel/Analyti
      * log's running counts (read in the same synchronous step as the version the stored counts
      * were checked against).
      */
-    const usageOf = (w: Window, stored: UsageCounts, records: ReadonlyArray<RequestRecord> | undefined, orgId: string, q: QuotaFigures) => {
+    const usageOf = (w: Window, stored: UsageCounts, pending: UnwrittenBuckets | undefined, orgId: string, q: QuotaFigures) => {
       const pendingDays = new Map<number, number>()
       const pendingCategories = new Map<string, number>()
       // The window is minute-aligned, so a minute is either wholly inside it or wholly outside.
@@ -169,8 +171,8 @@ export class Analytics extends Effect.Service<Analytics>()("domain-intel/Analyti
         pendingDays.set(d, (pendingDays.get(d) ?? 0) + n)
         pendingCategories.set(category, (pendingCategories.get(category) ?? 0) + n)
       }
-      if (records === undefined) log.eachUnwrittenCount(orgId, count)
-      else for (const r of records) count(floorTo(r.ts, MINUTE), r.category, 1)
+      if (pending === undefined) log.eachUnwrittenCount(orgId, count)
+      else for (const e of pending.endpoint) count(e.ts, e.category, e.requests)
       return usageReport(w, [stored.days, pendingDays], [stored.categories, pendingCategories], q)
     }
 
@@ -178,14 +180,14 @@ export class Analytics extends Effect.Service<Analytics>()("domain-intel/Analyti
       const w = yield* window(period)
       const now = yield* Clock.currentTimeMillis
       let stored = storedUsage(org.id, period, w, now)
-      let records: ReadonlyArray<RequestRecord> | undefined
+      let pending: UnwrittenBuckets | undefined
       if (stored === undefined) {
-        const [[rows, endpoints], pending, version] = yield* fresh(org.id, Effect.all([orgRows(org.id, w.from, w.to, false), endpointRows(org.id, w.from, w.to)]))
+        const [[rows, endpoints], unwritten, version] = yield* fresh(org.id, Effect.all([orgRows(org.id, w.from, w.to, false), endpointRows(org.id, w.from, w.to)]))
         stored = usageCounts(rows, endpoints)
-        records = pending
+        pending = unwritten
         if (version !== undefined) usageReads[period].set(org.id, version, now, { from: w.from, to: w.to, counts: stored })
       }
-      return usageOf(w, stored, records, org.id, yield* quota.used(org))
+      return usageOf(w, stored, pending, org.id, yield* quota.used(org))
     }, Effect.orDie)
 
     /** The usage report; while the stored counts and the quota's are at hand, in one synchronous step. */
@@ -200,14 +202,14 @@ export class Analytics extends Effect.Service<Analytics>()("domain-intel/Analyti
 
     const performance = Effect.fn("Analytics.performance")(function*(org: Organization, period: Period) {
       const w = yield* window(period)
-      const [rows, records] = yield* fresh(org.id, orgRows(org.id, w.from, w.to, true))
-      return performanceReport(w, [...rows, ...pendingRows(records, w.from, w.to).org])
+      const [rows, pending] = yield* fresh(org.id, orgRows(org.id, w.from, w.to, true))
+      return performanceReport(w, [...rows, ...pendingRows(pending, w.from, w.to).org])
     }, Effect.orDie)
 
     const cache = Effect.fn("Analytics.cache")(function*(org: Organization, period: Period) {
       const w = yield* window(period)
-      const [endpoints, records] = yield* fresh(org.id, endpointRows(org.id, w.from, w.to))
-      return cacheReport(w, byOperation([...endpoints, ...pendingRows(records, w.from, w.to).endpoint]))
+      const [endpoints, pending] = yield* fresh(org.id, endpointRows(org.id, w.from, w.to))
+      return cacheReport(w, byOperation([...endpoints, ...pendingRows(pending, w.from, w.to).endpoint]))
     }, Effect.orDie)
 
     /** A rule metric over the trailing `windowMinutes` (undefined: no data, never triggers). */

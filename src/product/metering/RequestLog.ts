@@ -7,7 +7,14 @@
 import { SqlClient } from "@effect/sql"
 import { Duration, Effect, Runtime, Schedule } from "effect"
 import type { RequestRecord } from "./RequestRecord"
+import { type EndpointBucket, makeAggregator, MINUTE, type OrgBucket } from "./rollup"
 import { writeBatch } from "./writeBatch"
+
+/** An organization's records not written yet, as minute buckets (see `unwrittenBuckets`). */
+export interface UnwrittenBuckets {
+  readonly org: ReadonlyArray<OrgBucket>
+  readonly endpoint: ReadonlyArray<EndpointBucket>
+}
 
 export type { RequestRecord } from "./RequestRecord"
 
@@ -44,37 +51,43 @@ export class RequestLog extends Effect.Service<RequestLog>()("domain-intel/Reque
     // flush before every read).
     let appended = 0
     let committed = 0
-    // The batch being written, and how many batches were written: `unwritten` below.
-    let inFlight: ReadonlyArray<RequestRecord> = []
+    // How many batches were written: `unwrittenBuckets` below.
     let version = 0
     // The same records counted per organization, minute and category (the buffer's and the
     // in-flight batch's), so a reader that only counts them costs a few Map reads, not a scan.
     let bufferTally: Tally = new Map()
     let inFlightTally: Tally = new Map()
+    // And aggregated into minute buckets as the writer's rollups will be: a report adds these few
+    // buckets instead of aggregating every unwritten record on each read (docs/analytics.md).
+    let bufferAgg = makeAggregator(MINUTE)
+    let inFlightAgg = makeAggregator(MINUTE)
 
     const flush = Effect.suspend(() => {
       if (buffer.length === 0) return Effect.void
       const batch = buffer
       const through = appended
       buffer = []
-      inFlight = batch
       inFlightTally = bufferTally
       bufferTally = new Map()
-      return writeBatch(sql, batch).pipe(
+      inFlightAgg = bufferAgg
+      bufferAgg = makeAggregator(MINUTE)
+      return writeBatch(sql, batch, inFlightAgg).pipe(
         Effect.tap(() => Effect.sync(() => {
           written += batch.length
           committed = Math.max(committed, through)
-          inFlight = []
           inFlightTally = new Map()
+          inFlightAgg = makeAggregator(MINUTE)
           version++
         })),
         Effect.catchAllCause((cause) =>
           // Keep the records for the next attempt rather than lose them.
           Effect.sync(() => {
             buffer = batch.concat(buffer)
-            inFlight = []
-            mergeTally(bufferTally, inFlightTally)
+              mergeTally(bufferTally, inFlightTally)
             inFlightTally = new Map()
+            bufferAgg = makeAggregator(MINUTE)
+            for (const r of buffer) bufferAgg.add(r)
+            inFlightAgg = makeAggregator(MINUTE)
           }).pipe(
             Effect.zipRight(Effect.logError("request log flush failed", cause))
           )
@@ -105,6 +118,7 @@ export class RequestLog extends Effect.Service<RequestLog>()("domain-intel/Reque
       buffer.push(entry)
       appended++
       addToTally(bufferTally, entry.orgId, entry.ts - (entry.ts % MINUTE_MS), entry.category, 1)
+      bufferAgg.add(entry)
       if (buffer.length >= softLimit && !earlyFlushQueued) {
         earlyFlushQueued = true
         // Scheduled, not run inline: the write must not sit in the response of this request.
@@ -122,18 +136,25 @@ export class RequestLog extends Effect.Service<RequestLog>()("domain-intel/Reque
        */
       flush: flushAppended,
       /**
-       * The organization's records not yet written (buffered or being written), with the count
-       * of written batches: a reader that sees the same count after reading the store has read
-       * the store and these records without overlap or gap (no batch committed in between).
+       * The organization's unwritten records as minute buckets (the batch being written and the
+       * buffer, so a minute may come twice), with the count of written batches. The buckets
+       * are live: records appended later may join them, which only counts newer unwritten requests.
+       * A reader that sees the same batch count after reading the store has read the store and
+       * these buckets without overlap or gap (no batch committed in between).
        */
-      unwritten: (orgId: string): { readonly records: ReadonlyArray<RequestRecord>; readonly version: number } => ({
-        records: [...inFlight, ...buffer].filter((r) => r.orgId === orgId),
-        version
-      }),
+      unwrittenBuckets: (orgId: string): UnwrittenBuckets & { readonly version: number } => {
+        const org: Array<OrgBucket> = []
+        const endpoint: Array<EndpointBucket> = []
+        for (const agg of [inFlightAgg, bufferAgg]) {
+          for (const b of agg.org.values()) if (b.orgId === orgId) org.push(b)
+          for (const b of agg.endpoint.values()) if (b.orgId === orgId) endpoint.push(b)
+        }
+        return { org, endpoint, version }
+      },
       /**
        * The organization's unwritten records counted by minute (epoch ms at the minute's start)
        * and category: `f` is called once per pair with its count. Returns the batch count, read
-       * in the same synchronous step (see `unwritten`).
+       * in the same synchronous step (see `unwrittenBuckets`).
        */
       eachUnwrittenCount: (orgId: string, f: (minute: number, category: string, count: number) => void): number => {
         for (const tally of [inFlightTally, bufferTally]) {
@@ -143,7 +164,7 @@ export class RequestLog extends Effect.Service<RequestLog>()("domain-intel/Reque
         }
         return version
       },
-      /** Count of batches written so far (see `unwritten`). */
+      /** Count of batches written so far (see `unwrittenBuckets`). */
       version: (): number => version,
       stats: Effect.sync(() => ({ buffered: buffer.length, written }))
     } as const

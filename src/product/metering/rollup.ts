@@ -61,7 +61,12 @@ export interface Aggregated {
   readonly endpoint: Map<string, EndpointBucket>
 }
 
-export const aggregate = (batch: ReadonlyArray<RequestRecord>, unit: number): Aggregated => {
+/**
+ * An aggregation that grows one record at a time: the writer folds a batch with it, and the
+ * request log keeps one over its unwritten records, so a report adds a few buckets rather than
+ * aggregating every unwritten record again on each read.
+ */
+export const makeAggregator = (unit: number): Aggregated & { readonly add: (r: RequestRecord) => void } => {
   const org = new Map<string, OrgBucket>()
   const endpoint = new Map<string, EndpointBucket>()
   // Neighbouring records mostly share their organization, bucket and operation (a batch is a
@@ -70,7 +75,7 @@ export const aggregate = (batch: ReadonlyArray<RequestRecord>, unit: number): Ag
   let o: OrgBucket | undefined
   let e: EndpointBucket | undefined
   let okey = ""
-  for (const r of batch) {
+  const add = (r: RequestRecord): void => {
     const ts = floorTo(r.ts, unit)
     const err = isError(r.status) ? 1 : 0
     const cls = cacheClass(r.cache)
@@ -112,5 +117,12 @@ export const aggregate = (batch: ReadonlyArray<RequestRecord>, unit: number): Ag
       e.missLatencySum += r.latencyMs
     }
   }
-  return { org, endpoint }
+  return { org, endpoint, add }
 }
+
+export const aggregate = (batch: ReadonlyArray<RequestRecord>, unit: number): Aggregated => {
+  const a = makeAggregator(unit)
+  for (const r of batch) a.add(r)
+  return { org: a.org, endpoint: a.endpoint }
+}
+

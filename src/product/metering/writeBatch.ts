@@ -2,6 +2,7 @@ import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { placeholders } from "../../platform/store/Sql"
 import type { RequestRecord } from "./RequestRecord"
+import type { Aggregated } from "./rollup"
 import { writeRollups } from "./writeRollups"
 
 const columns = "org_id, operation, category, method, path, status, latency_ms, cache, ts"
@@ -32,11 +33,11 @@ const insertRows = (sql: SqlClient.SqlClient, rows: ReadonlyArray<RequestRecord>
  * its rollups never disagree. The monthly quota count is not written here: the quota decision
  * keeps it (src/product/metering/Quota.ts), one writer of the count.
  */
-export const writeBatch = (sql: SqlClient.SqlClient, batch: ReadonlyArray<RequestRecord>) =>
+export const writeBatch = (sql: SqlClient.SqlClient, batch: ReadonlyArray<RequestRecord>, minute?: Aggregated) =>
   sql.withTransaction(
     Effect.forEach(
       Array.from({ length: Math.ceil(batch.length / chunk) }, (_, i) => batch.slice(i * chunk, (i + 1) * chunk)),
       (rows) => insertRows(sql, rows),
       { discard: true }
-    ).pipe(Effect.zipRight(writeRollups(sql, batch)))
+    ).pipe(Effect.zipRight(writeRollups(sql, batch, minute)))
   )

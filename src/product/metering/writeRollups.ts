@@ -66,10 +66,14 @@ const writeGrain = (sql: SqlClient.SqlClient, grain: "minute" | "hour", agg: Agg
     }
   })
 
-/** Adds a batch to the minute and hour rollups. Run inside the transaction that logs the batch. */
-export const writeRollups = (sql: SqlClient.SqlClient, batch: ReadonlyArray<RequestRecord>) =>
+/**
+ * Adds a batch to the minute and hour rollups. Run inside the transaction that logs the batch.
+ * `minute`: the batch's minute aggregation when the caller has it already (the request log keeps
+ * one as records arrive).
+ */
+export const writeRollups = (sql: SqlClient.SqlClient, batch: ReadonlyArray<RequestRecord>, minute?: Aggregated) =>
   Effect.gen(function*() {
     if (batch.length === 0) return
-    yield* writeGrain(sql, "minute", aggregate(batch, MINUTE))
+    yield* writeGrain(sql, "minute", minute ?? aggregate(batch, MINUTE))
     yield* writeGrain(sql, "hour", aggregate(batch, HOUR))
   })
