@@ -41,11 +41,8 @@ export interface RequestFacts {
   cache: CacheOutcome | undefined
 }
 
-/** One request header, without converting the whole set (`request.headers` copies all of them). */
-export const headerOf = (request: HttpServerRequest.HttpServerRequest, name: string): string | undefined => {
-  const source = request.source as Request
-  return source instanceof Request ? (source.headers.get(name) ?? undefined) : request.headers[name]
-}
+/** One request header (the platform's public header record). */
+export const headerOf = (request: HttpServerRequest.HttpServerRequest, name: string): string | undefined => request.headers[name]
 
 /** The caller's X-Request-Id when it is a sane token, else a fresh UUID. */
 export const requestIdFrom = (incoming: string | null | undefined): string =>

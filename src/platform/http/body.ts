@@ -50,27 +50,24 @@ export const parseJson = (text: string): Either.Either<unknown, InvalidRequest> 
   }
 }
 
-/** The body's bytes, refusing past the limit while reading. Empty array: no body. */
+/**
+ * The body's bytes, read through the request's public stream and refused past the limit while
+ * reading. A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112
+ * §6.3): an empty array.
+ */
 export const readBody = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<Uint8Array, PayloadTooLarge | InvalidRequest> => {
   const declared = request.headers["content-length"]
   if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) return Effect.fail(tooLarge())
-  const source = request.source as Request
-  if (!(source instanceof Request) || source.body === null) return Effect.succeed(new Uint8Array(0))
-  return Effect.tryPromise({
-    try: async () => {
-      const reader = source.body!.getReader()
-      const chunks: Array<Uint8Array> = []
-      let size = 0
-      for (;;) {
-        const { done, value } = await reader.read()
-        if (done) break
-        size += value.byteLength
-        if (size > MAX_BODY_BYTES) {
-          await reader.cancel().catch(() => {})
-          throw tooLarge()
-        }
-        chunks.push(value)
-      }
+  if (declared === undefined && request.headers["transfer-encoding"] === undefined) return Effect.succeed(new Uint8Array(0))
+  if (declared !== undefined && Number(declared) === 0) return Effect.succeed(new Uint8Array(0))
+  return request.stream.pipe(
+    Stream.runFoldEffect({ chunks: [] as Array<Uint8Array>, size: 0 }, (acc, chunk) => {
+      acc.size += chunk.byteLength
+      if (acc.size > MAX_BODY_BYTES) return Effect.fail(tooLarge())
+      acc.chunks.push(chunk)
+      return Effect.succeed(acc)
+    }),
+    Effect.map(({ chunks, size }) => {
       if (chunks.length === 1) return chunks[0]
       const all = new Uint8Array(size)
       let at = 0
@@ -79,19 +76,24 @@ export const readBody = (request: HttpServerRequest.HttpServerRequest): Effect.E
         at += c.byteLength
       }
       return all
-    },
-    catch: (e) =>
-      e instanceof PayloadTooLarge
-        ? e
-        // Bun ends a body over its own maxRequestBodySize with an error while reading.
-        : /too large|maxRequestBodySize/i.test(String((e as Error)?.message)) ? tooLarge()
-        : new InvalidRequest({ message: "the request body could not be read" })
-  })
+    }),
+    Effect.catchAll((e) =>
+      Effect.fail(
+        e instanceof PayloadTooLarge
+          ? e
+          // Bun ends a body over its own maxRequestBodySize with an error while reading.
+          : /too large|maxRequestBodySize/i.test(String((e as { cause?: Error }).cause?.message ?? e)) ? tooLarge()
+          : new InvalidRequest({ message: "the request body could not be read" })
+      )
+    )
+  )
 }
 
 /**
- * Makes `request`'s body readers answer from `bytes` (own properties shadow the server's
- * getters, on the very request object the server answers through).
+ * Makes `request`'s body readers answer from `bytes`: own properties shadow the readers of the
+ * request object the server answers through (BunHttpServer answers through that very object, so
+ * a new request made with `HttpServerRequest.fromWeb` cannot stand in for it). Its `json` checks
+ * the nesting depth before `JSON.parse` runs.
  */
 export const installBody = (request: HttpServerRequest.HttpServerRequest, bytes: Uint8Array): void => {
   const decodeError = (cause: unknown) => new HttpServerError.RequestError({ request, reason: "Decode", cause })
