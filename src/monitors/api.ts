@@ -5,56 +5,24 @@ import { Auth } from "../auth/Auth"
 import { NotFoundWire, PlanForbiddenWire, TargetForbiddenWire } from "../domain/errors"
 import { PlanLabel } from "../http/Operation"
 import { IntParam } from "../openapi/params"
-import type { Conditions } from "./analyze"
 import { MonitorKind } from "./kinds"
 
 const strict = { parseOptions: { onExcessProperty: "error" } } as const
-
-const Flag = Schema.Boolean
-const Grade = Schema.Literal("A", "B", "C", "D", "F")
-const Severity = Schema.Literal("critical", "high", "medium", "low", "info")
-
-/** The conditions each kind accepts (any that hold make a run not ok); unknown ones are refused. */
-export const conditionSchemas = {
-  http_check: Schema.Struct({
-    status_not_ok: Schema.optional(Flag),
-    total_ms_gt: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, 600_000))),
-    error: Schema.optional(Flag)
-  }),
-  certificate: Schema.Struct({
-    days_left_lt: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(0, 3650))),
-    invalid: Schema.optional(Flag)
-  }),
-  ct_new_certificate: Schema.Struct({
-    new_certificate: Schema.optional(Flag),
-    issuer_not_in: Schema.optional(Schema.Array(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))).pipe(
-      Schema.minItems(1),
-      Schema.maxItems(50)
-    ))
-  }),
-  zone_hygiene: Schema.Struct({
-    grade_below: Schema.optional(Grade),
-    new_finding_severity_at_least: Schema.optional(Severity)
-  }),
-  waf: Schema.Struct({
-    provider_changed: Schema.optional(Flag),
-    provider_absent: Schema.optional(Flag)
-  })
-} satisfies Record<MonitorKind, Schema.Schema<Conditions, any>>
 
 /** Any kind's conditions, for the wire; the monitor's own kind is checked in the handler. */
 const AnyConditions = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
   description: "http_check: status_not_ok, total_ms_gt, error; certificate: days_left_lt, invalid; " +
     "ct_new_certificate: new_certificate, issuer_not_in; zone_hygiene: grade_below, new_finding_severity_at_least; " +
-    "waf: provider_changed, provider_absent"
+    "waf: provider_changed, provider_absent; domain_expiry: days_left_lt; " +
+    "dns_records: record_type (default A), changed, expected; dnssec: status_not_secure, signature_expires_within_days"
 })
 
 const Name = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
 const Target = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(2048)).annotations({
-  description: "http_check: http(s) URL; certificate: host[:port]; other kinds: a domain"
+  description: "http_check: http(s) URL; certificate: host[:port]; waf: URL or domain; dns_records: a name; other kinds: a domain"
 })
 const Interval = Schema.Number.pipe(Schema.int(), Schema.between(1, 86_400 * 7)).annotations({
-  description: "at least MONITOR_MIN_INTERVAL_S (default 60); certificate, CT and zone kinds at least 10 times that"
+  description: "at least MONITOR_MIN_INTERVAL_S (default 60); certificate, CT, zone, domain_expiry and dnssec kinds at least 10 times that"
 })
 const FailuresBeforeAlert = Schema.Number.pipe(Schema.int(), Schema.between(1, 100))
 const CooldownMinutes = Schema.Number.pipe(Schema.int(), Schema.between(0, 10080))
