@@ -7,7 +7,7 @@ import { Effect } from "effect"
 import { isIP } from "node:net"
 import { normalizeDomain } from "../dns/domainParam"
 import { InvalidRequest, TargetForbidden } from "../domain/errors"
-import { parseTarget, vetTarget } from "../probe/guard"
+import { isMetadataName, parseTarget, vetTarget } from "../probe/guard"
 
 export type TargetResult = string | InvalidRequest | TargetForbidden
 
@@ -56,6 +56,7 @@ export const httpsUrlOf = (target: string) => (target.includes("://") ? target :
 export const vetUrl = (url: string, connects: boolean) => {
   const parsed = parseTarget(url)
   if (!("url" in parsed)) return parsed instanceof TargetForbidden ? Effect.fail(parsed) : Effect.void
+  if (isMetadataName(parsed.host)) return Effect.fail(new TargetForbidden({ message: `${parsed.host} is a cloud metadata host` }))
   if (!connects) return Effect.void
   return vetTarget(parsed).pipe(
     Effect.asVoid,

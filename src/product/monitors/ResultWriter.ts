@@ -1,14 +1,15 @@
 /**
  * The scheduler's result writer: finished runs are queued and stored a batch per transaction,
  * the batch being whatever finished while the previous one was written (up to MAX_BATCH). Under
- * load a transaction carries hundreds of runs; when idle, a run is stored as soon as it ends.
+ * load a transaction carries up to MAX_BATCH runs; when idle, a run is stored as soon as it ends.
+ * The cap bounds how long a batch holds SQLite's one writer (API writes wait meanwhile).
  * A batch is written whole even when the scope closes meanwhile, and what is still queued is
  * written by the finalizer, so a graceful stop loses no finished run.
  */
 import { Effect, Queue, Schedule } from "effect"
 import { type RunRecord, recordRuns } from "../../monitors/record"
 
-export const MAX_BATCH = 1_000
+export const MAX_BATCH = 200
 
 /** A finished run to store, or a claim to free (the run was skipped: quota, organization gone). */
 export type WriterItem = { readonly _tag: "run"; readonly run: RunRecord } | { readonly _tag: "release"; readonly monitorId: string }

@@ -102,8 +102,9 @@ export const dnsRecordsKind = defineKind<DnsRecordsConditions>({
   defaults: { record_type: "A", changed: true },
   minIntervalFactor: 1,
   target: domainTarget,
-  // The recursive resolvers are asked, never the name's own servers or addresses.
-  guard: (t) => ({ url: httpsUrlOf(t), connects: false }),
+  // Never connected to, but its addresses are judged as for a connection: answers from the
+  // operator's resolver must not map internal networks (the guard's rule, src/probe/guard.ts).
+  guard: (t) => ({ url: httpsUrlOf(t), connects: true }),
   run: (name, c) =>
     Effect.gen(function*() {
       const type = c.record_type ?? "A"

@@ -83,8 +83,9 @@ export const dnssecKind = defineKind<DnssecConditions>({
   defaults: { status_not_secure: true, signature_expires_within_days: 3 },
   minIntervalFactor: 10,
   target: domainTarget,
-  // The recursive resolvers are asked, never the zone's servers.
-  guard: (t) => ({ url: httpsUrlOf(t), connects: false }),
+  // The recursive resolvers are asked, never the zone's servers; an apex that resolves to an
+  // internal address is refused as for a connection (the operator's internal zones stay private).
+  guard: (t) => ({ url: httpsUrlOf(t), connects: true }),
   run: (target) =>
     Effect.gen(function*() {
       const zone = normName(target)
