@@ -95,5 +95,9 @@ export const RunServicesLive = Layer.mergeAll(
   Rdap.Live
 ).pipe(Layer.provide(Outbound.Live))
 
-/** The scheduler as a scoped layer (wired in src/Http.ts beside the alert workers). */
-export const MonitorsWorkers = Layer.scopedDiscard(scheduler).pipe(Layer.provide(RunServicesLive))
+/**
+ * The scheduler as a scoped layer (wired in src/Http.ts beside the alert workers). No trace
+ * exporter is configured, so spans (each run's `Effect.fn` and SQL statement spans) would be
+ * pure cost, as on the server's request path: the tracer is off for every fiber it forks.
+ */
+export const MonitorsWorkers = Layer.scopedDiscard(Effect.withTracerEnabled(scheduler, false)).pipe(Layer.provide(RunServicesLive))

@@ -68,8 +68,10 @@ test("create, watch the runs, edit, pause, resume and delete monitors in the con
   const labels = await marks.evaluateAll((els) => els.map((e) => e.getAttribute("aria-label") ?? ""))
   expect(labels.some((l) => /: ok, [\d.]+ ms$/.test(l))).toBe(true)
   expect(labels.some((l) => /: not ok, [\d.]+ ms$/.test(l))).toBe(true)
+  // the timeline is the API's runs, oldest first (runs stored since the page loaded come after)
   const results = ((await (await service.call(`/v1/monitors/${site.id}/results?limit=60`, { key })).json()) as any).results
-  expect(labels.length).toBe(results.length > 60 ? 60 : results.length)
+  const fromApi = [...results].reverse().map((r: any) => (r.ok ? "ok" : "not ok"))
+  expect(labels.map((l) => /: (ok|not ok), /.exec(l)![1])).toEqual(fromApi.slice(0, labels.length))
   await w.page.getByText(/of \d+ runs ok/).waitFor()
   await w.page.getByRole("cell", { name: "status 503 is not 2xx" }).first().waitFor()
   await w.shot("monitors-runs")

@@ -105,7 +105,7 @@ describe("monitors CRUD", () => {
       // the third wave's kinds: their own targets, conditions and interval floors
       [{ kind: "domain_expiry", target: "example.com", interval_seconds: 599 }, "at least 600"],
       [{ kind: "dnssec", target: "example.com", interval_seconds: 60 }, "at least 600"],
-      [{ kind: "dns_records", target: "https://example.com/x", interval_seconds: 60 }, "domain"],
+      [{ kind: "dns_records", target: "www example com", interval_seconds: 60 }, "domain"],
       [{ kind: "dns_records", target: "192.0.2.1", interval_seconds: 60 }, "IP address"],
       [{ kind: "domain_expiry", target: "example.com", interval_seconds: 600, conditions: { grade_below: "B" } }, "grade_below"],
       [{ kind: "domain_expiry", target: "example.com", interval_seconds: 600, conditions: { days_left_lt: -1 } }, "days_left_lt"],

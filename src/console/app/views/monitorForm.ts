@@ -146,7 +146,7 @@ const conditionsFieldset = (kind: string, values: Record<string, unknown>) => {
     }
   })
   return {
-    node: h("fieldset", { class: "conditions wide" }, h("legend", {}, "Not ok when"), fields),
+    node: h("fieldset", { class: "conditions" }, h("legend", {}, "Not ok when"), fields),
     read: () => {
       const out: Record<string, unknown> = {}
       for (const r of read) r(out)
@@ -168,7 +168,7 @@ export const monitorForm = (options: {
   const failures = h("input", { name: "failures_before_alert", type: "number", min: 1, max: 100, required: true, value: m?.failures_before_alert ?? 1 })
   const channels = h("textarea", { name: "channels", rows: 2, placeholder: "https://hooks.example.net/monitors\nops@example.net" })
   channels.value = (m?.channels ?? []).map(channelText).join("\n")
-  const conditionsBox = h("div", { class: "wide" })
+  const conditionsBox = h("div", { class: "full" })
   let conditions = conditionsFieldset(m?.kind ?? kind.value, m?.conditions ?? {})
   const targetHint = h("small", {})
   const showKind = () => {
@@ -223,7 +223,7 @@ export const monitorForm = (options: {
       field("Interval (seconds)", interval),
       field("Failures before alert", failures),
       conditionsBox,
-      h("div", { class: "wide" }, field("Channels", channels, "one per line: a webhook URL or an email address"))
+      h("div", { class: "full" }, field("Channels", channels, "one per line: a webhook URL or an email address"))
     ),
     h("div", { class: "actions" }, submit, options.onCancel ? h("button", { type: "button", class: "secondary", onclick: options.onCancel }, "Cancel") : null),
     status
