@@ -105,7 +105,7 @@ try {
   const cpu = process.cpuUsage(cpu0)
   await Bun.sleep(2_000) // runs started in the window are stored
   const runs = await svc.sql<{ monitor_id: string; started_at: number; scheduled_for: number }>(
-    q("SELECT monitor_id, started_at, scheduled_for FROM monitor_results WHERE started_at >= ? - 60000 AND started_at < ? ORDER BY monitor_id, started_at"), [from, to])
+    q("SELECT monitor_id, started_at, scheduled_for FROM monitor_results WHERE started_at >= ? AND started_at < ? ORDER BY monitor_id, started_at"), [from - 60_000, to])
   const twice = await svc.sql<{ n: number }>("SELECT COUNT(*) AS n FROM (SELECT monitor_id, scheduled_for FROM monitor_results GROUP BY monitor_id, scheduled_for HAVING COUNT(*) > 1) d")
   const runners = await svc.sql<{ runner: string; n: number }>(q("SELECT runner, COUNT(*) AS n FROM monitor_results WHERE started_at >= ? AND started_at < ? GROUP BY runner"), [from, to])
   // Due runs in [from, to - 5 s) from each monitor's phase, and those that happened.

@@ -16,8 +16,6 @@ import { type Baseline, failedRun, type Verdict } from "./analyze"
 import type { MonitorRow } from "./rows"
 import { vetUrl } from "./target"
 
-export { HTTP_TIMEOUT_MS } from "../product/monitors/kinds/classic"
-
 const messageOf = (e: unknown) =>
   typeof e === "object" && e !== null && "message" in e ? String((e as { message: unknown }).message) : String(e)
 
