@@ -1,15 +1,17 @@
 /**
  * The scheduler's result writer: finished runs are queued and stored a batch per transaction,
- * the batch being whatever finished while the previous one was written (up to MAX_BATCH). Under
- * load a transaction carries up to MAX_BATCH runs; when idle, a run is stored as soon as it ends.
+ * the batch being what finished within WINDOW of the first waiting run (up to MAX_BATCH). Under
+ * load a transaction carries many runs; when idle, a run is stored WINDOW after it ends.
  * The cap bounds how long a batch holds SQLite's one writer (API writes wait meanwhile).
  * A batch is written whole even when the scope closes meanwhile, and what is still queued is
  * written by the finalizer, so a graceful stop loses no finished run.
  */
-import { Effect, Queue, Schedule } from "effect"
+import { Duration, Effect, Queue, Schedule } from "effect"
 import { type RunRecord, recordRuns } from "../../monitors/record"
 
 export const MAX_BATCH = 200
+/** How long the writer gathers finished runs before a transaction (a lease is freed this much later). */
+export const WINDOW = Duration.millis(50)
 
 /** A finished run to store, or a claim to free (the run was skipped: quota, organization gone). */
 export type WriterItem = { readonly _tag: "run"; readonly run: RunRecord } | { readonly _tag: "release"; readonly monitorId: string }
@@ -32,11 +34,29 @@ const write = (items: ReadonlyArray<WriterItem>) => {
 
 export const makeResultWriter = Effect.gen(function*() {
   const queue = yield* Queue.unbounded<WriterItem>()
-  yield* Effect.addFinalizer(() => Effect.flatMap(Queue.takeAll(queue), (rest) => (rest.length > 0 ? write([...rest]) : Effect.void)))
-  yield* Queue.takeBetween(queue, 1, MAX_BATCH).pipe(
-    Effect.flatMap((batch) => Effect.uninterruptible(write([...batch]))),
-    Effect.forever,
-    Effect.forkScoped
+  // Runs taken from the queue and waiting out the window: the finalizer stores them too.
+  let holding: Array<WriterItem> = []
+  yield* Effect.addFinalizer(() =>
+    Effect.flatMap(Queue.takeAll(queue), (rest) => {
+      const left = [...holding, ...rest]
+      holding = []
+      return left.length > 0 ? write(left) : Effect.void
+    })
   )
+  // Group commit: after the first finished run, wait WINDOW for more (a commit costs more than
+  // a row), then store what came, up to MAX_BATCH. A run taken from the queue is in `holding`
+  // until its batch is written (uninterruptibly), so a stop in between loses nothing.
+  const cycle = Effect.gen(function*() {
+    yield* Effect.uninterruptibleMask((restore) =>
+      Effect.tap(restore(Queue.take(queue)), (first) => Effect.sync(() => { holding = [first] }))
+    )
+    yield* Effect.sleep(WINDOW)
+    yield* Effect.uninterruptible(Effect.gen(function*() {
+      const batch = [...holding, ...(yield* Queue.takeUpTo(queue, MAX_BATCH - 1))]
+      holding = []
+      yield* write(batch)
+    }))
+  })
+  yield* cycle.pipe(Effect.forever, Effect.forkScoped)
   return { offer: (item: WriterItem) => Queue.offer(queue, item), size: Queue.size(queue) } as const
 })
