@@ -140,7 +140,7 @@ export const monitorsView: View = async (root, ctx) => {
             ["Monitor", "Kind", "Target", "Every", "State", "Uptime", "Last run", "Actions"],
             monitors.map((m, i) => [
               h("span", { class: "monitor-name" }, m.name),
-              KINDS[m.kind]?.label ?? m.kind,
+              h("span", { title: KINDS[m.kind]?.label ?? m.kind }, m.kind),
               m.target,
               fmt.duration(m.interval_seconds),
               h("span", { class: `badge mon-${m.status}` }, m.status === "paused" ? "Paused" : m.status === "up" ? "Up" : m.status === "down" ? "Down" : "Pending"),
