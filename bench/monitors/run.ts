@@ -1,25 +1,32 @@
 /**
- * 1,000 http_check monitors at a 60 s interval on one instance against a loopback target, in one
- * run:
- *   phase A — no monitors: the service's own request latency (GET /v1/monitors/{id}, an
- *             authenticated, metered HttpApi read) at a steady RATE per second;
- *   phase B — 1,000 monitors created, one interval of warm-up (first runs are spread over it),
- *             then MINUTES of measurement: runs per minute, scheduling lag (start − due) p50/p99,
- *             and the same request latency while the monitors run.
- * The target is a bare Bun.serve in a child process; the store a SQLite file.
+ * http_check monitors at a 60 s interval against a loopback target (a bare Bun.serve in a child
+ * process), on one instance with SQLite or two instances sharing one PostgreSQL database:
+ *   - monitors are created through the API (5,000 per enterprise organization, the plan's limit),
+ *     paused, then enabled in one statement with first runs spread over one interval as the
+ *     API does (creating 20,000 while the first ones already run would take much longer);
+ *   - one interval of warm-up (first runs are spread over it), then MINUTES of measurement;
+ *   - printed: runs per minute against due runs, the share of due runs that happened, scheduling
+ *     lag (start − due), the gap between two runs of a monitor (p50/p99/max), results stored twice
+ *     for one due time (must be 0), the service's CPU seconds and runs per CPU-second, and the
+ *     latency of an authenticated API read (GET /v1/monitors/{id}) at RATE per second meanwhile.
  *
- *   bun bench/monitors/run.ts                      # MONITORS=1000 MINUTES=2 RATE=20
+ *   bun bench/monitors/run.ts                                   # MONITORS=20000 MINUTES=2 RATE=20
+ *   DATABASE=postgres INSTANCES=2 bun bench/monitors/run.ts     # two instances, one PostgreSQL
  */
 import { spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { startService } from "../../test/support/service"
+import { type PostgresCluster, startPostgres } from "../../test/support/postgres"
+import { startService, type TestService } from "../../test/support/service"
 
-const MONITORS = Number(process.env.MONITORS ?? 1000)
+const MONITORS = Number(process.env.MONITORS ?? 20_000)
 const MINUTES = Number(process.env.MINUTES ?? 2)
 const RATE = Number(process.env.RATE ?? 20)
+const INSTANCES = Number(process.env.INSTANCES ?? 1)
+const POSTGRES = process.env.DATABASE === "postgres"
 const INTERVAL_S = 60
+const PER_ORG = 5_000
 
 const pct = (xs: ReadonlyArray<number>, q: number) => {
   const s = [...xs].sort((a, b) => a - b)
@@ -27,20 +34,22 @@ const pct = (xs: ReadonlyArray<number>, q: number) => {
 }
 const r1 = (x: number) => Math.round(x * 10) / 10
 
-// the loopback target: fixed bytes from a separate process
 const target = spawn(process.execPath, ["bench/analytics/bare.ts"], { env: { ...process.env, BARE_BODY_B64: Buffer.from("ok").toString("base64"), BARE_CONTENT_TYPE: "text/plain" } })
 const targetPort = await new Promise<number>((resolve) => target.stdout.once("data", (d) => resolve(Number(String(d).trim()))))
 
 const dir = mkdtempSync(join(tmpdir(), "di-bench-monitors-"))
-const svc = await startService({
-  databaseUrl: `sqlite:${join(dir, "store.db")}`,
-  monitorMinIntervalS: INTERVAL_S,
-  alertEvalIntervalMs: 3_600_000
-})
+let pg: PostgresCluster | undefined
+const databaseUrl = POSTGRES ? await (pg = await startPostgres()).createDatabase() : `sqlite:${join(dir, "store.db")}`
+const services: Array<TestService> = []
+for (let i = 0; i < INSTANCES; i++) {
+  services.push(await startService({ databaseUrl, monitorMinIntervalS: INTERVAL_S, alertEvalIntervalMs: 3_600_000 }))
+}
+const svc = services[0]
 
-/** Steady-rate sequential-ish reads for `ms`; latencies in ms. */
+/** Steady-rate reads for `ms`; latencies in ms. */
 const probeLatency = async (key: string, path: string, ms: number) => {
   const lat: Array<number> = []
+  if (RATE <= 0) return null
   const end = Date.now() + ms
   const gap = 1000 / RATE
   let next = Date.now()
@@ -59,58 +68,91 @@ const probeLatency = async (key: string, path: string, ms: number) => {
   return { n: lat.length, p50: r1(pct(lat, 0.5)), p95: r1(pct(lat, 0.95)), p99: r1(pct(lat, 0.99)) }
 }
 
+/** `?` placeholders as PostgreSQL writes them ($1, $2, …). */
+const q = (s: string) => (POSTGRES ? s.replace(/\?/g, (() => { let i = 0; return () => `$${++i}` })()) : s)
+
+const create = async (key: string, body: unknown) => {
+  const r = await svc.call("/v1/monitors", { method: "POST", key, headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
+  if (r.status !== 201) throw new Error(`create: ${r.status} ${await r.text()}`)
+  return ((await r.json()) as any).monitor.id as string
+}
+
 try {
   const reader = await svc.newKey("enterprise")
-  const own = await svc.call("/v1/monitors", {
-    method: "POST",
-    key: reader.key,
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ name: "read me", kind: "http_check", target: `http://127.0.0.1:${targetPort}/`, interval_seconds: 86_400, enabled: false })
-  })
-  const readPath = `/v1/monitors/${((await own.json()) as any).monitor.id}`
-
-  const measureMs = MINUTES * 60_000
-  console.error(`phase A: no monitors, ${MINUTES} min at ${RATE} req/s`)
-  const before = await probeLatency(reader.key, readPath, measureMs)
-
-  const owner = await svc.newKey("enterprise")
+  const readPath = `/v1/monitors/${await create(reader.key, { name: "read me", kind: "http_check", target: `http://127.0.0.1:${targetPort}/`, interval_seconds: 86_400, enabled: false })}`
   const t0 = Date.now()
-  for (let i = 0; i < MONITORS; i++) {
-    const r = await svc.call("/v1/monitors", {
-      method: "POST",
-      key: owner.key,
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ name: `m${i}`, kind: "http_check", target: `http://127.0.0.1:${targetPort}/m${i}`, interval_seconds: INTERVAL_S })
-    })
-    if (r.status !== 201) throw new Error(`create ${i}: ${r.status} ${await r.text()}`)
-  }
+  const orgs = Math.ceil(MONITORS / PER_ORG)
+  await Promise.all(Array.from({ length: orgs }, async (_, o) => {
+    const { key } = await svc.newKey("enterprise")
+    for (let i = o * PER_ORG; i < Math.min(MONITORS, (o + 1) * PER_ORG); i++) {
+      await create(key, { name: `m${i}`, kind: "http_check", target: `http://127.0.0.1:${targetPort}/m${i}`, interval_seconds: INTERVAL_S, enabled: false })
+    }
+  }))
   const createS = (Date.now() - t0) / 1000
-  console.error(`created ${MONITORS} monitors in ${createS.toFixed(1)} s; warming up one interval`)
+  const start = Date.now()
+  await svc.sql(POSTGRES
+    ? "UPDATE monitors SET enabled = 1, next_run_at = $1 + CAST(FLOOR(random() * 60000) AS BIGINT) WHERE name LIKE 'm%'"
+    : "UPDATE monitors SET enabled = 1, next_run_at = ? + ABS(RANDOM()) % 60000 WHERE name LIKE 'm%'", [start])
+  console.error(`created ${MONITORS} monitors in ${createS.toFixed(1)} s on ${INSTANCES} instance(s), ${POSTGRES ? "PostgreSQL" : "SQLite"}; warming up one interval`)
   await Bun.sleep(INTERVAL_S * 1000)
 
-  console.error(`phase B: ${MONITORS} monitors, ${MINUTES} min at ${RATE} req/s`)
+  console.error(`measuring ${MINUTES} min`)
+  const cpu0 = process.cpuUsage()
   const from = Date.now()
-  const during = await probeLatency(reader.key, readPath, measureMs)
+  const latency = await probeLatency(reader.key, readPath, MINUTES * 60_000)
+  if (latency === null) await Bun.sleep(MINUTES * 60_000)
   const to = Date.now()
-  const runs = await svc.sql<{ started_at: number; scheduled_for: number; ok: number }>(
-    "SELECT started_at, scheduled_for, ok FROM monitor_results WHERE started_at >= ? AND started_at < ?", [from, to])
-  const lag = runs.map((r) => r.started_at - r.scheduled_for)
+  const cpu = process.cpuUsage(cpu0)
+  await Bun.sleep(2_000) // runs started in the window are stored
+  const runs = await svc.sql<{ monitor_id: string; started_at: number; scheduled_for: number }>(
+    q("SELECT monitor_id, started_at, scheduled_for FROM monitor_results WHERE started_at >= ? AND started_at < ? ORDER BY monitor_id, started_at"), [from - 60_000, to])
+  const twice = await svc.sql<{ n: number }>("SELECT COUNT(*) AS n FROM (SELECT monitor_id, scheduled_for FROM monitor_results GROUP BY monitor_id, scheduled_for HAVING COUNT(*) > 1) d")
+  const runners = await svc.sql<{ runner: string; n: number }>(q("SELECT runner, COUNT(*) AS n FROM monitor_results WHERE started_at >= ? AND started_at < ? GROUP BY runner"), [from, to])
+  // Due runs in [from, to - 5 s) from each monitor's phase, and those that happened.
+  const phase = new Map<string, number>()
+  const gaps: Array<number> = []
+  let prev: { id: string; at: number } | null = null
+  for (const r of runs) {
+    const at = Number(r.started_at)
+    phase.set(r.monitor_id, Number(r.scheduled_for) % (INTERVAL_S * 1000))
+    if (prev && prev.id === r.monitor_id && at >= from) gaps.push(at - prev.at)
+    prev = { id: r.monitor_id, at }
+  }
+  const end = to - 5_000
+  let due = 0
+  const dueOf = (p: number) => {
+    const first = Math.ceil((from - p) / 60_000) * 60_000 + p
+    return first >= end ? 0 : Math.floor((end - 1 - first) / 60_000) + 1
+  }
+  for (const p of phase.values()) due += dueOf(p)
+  due += (MONITORS - phase.size) * MINUTES // monitors with no run at all
+  const inWindow = runs.filter((r) => Number(r.scheduled_for) >= from && Number(r.scheduled_for) < end)
+  const lag = inWindow.map((r) => Number(r.started_at) - Number(r.scheduled_for))
   const minutes = (to - from) / 60_000
-  const result = {
+  const measuredRuns = runs.filter((r) => Number(r.started_at) >= from).length
+  const cpuS = (cpu.user + cpu.system) / 1e6
+  console.log(JSON.stringify({
     monitors: MONITORS,
+    instances: INSTANCES,
+    database: POSTGRES ? "postgres" : "sqlite",
     interval_s: INTERVAL_S,
     measured_minutes: r1(minutes),
-    runs_per_minute: r1(runs.length / minutes),
-    expected_runs_per_minute: r1((MONITORS * 60) / INTERVAL_S),
-    ok_runs: runs.filter((r) => r.ok === 1).length,
+    runs_per_minute: r1(measuredRuns / minutes),
+    due_runs: due,
+    due_runs_happened: inWindow.length,
+    due_runs_happened_pct: r1((1000 * inWindow.length) / due) / 10,
     scheduling_lag_ms: { p50: r1(pct(lag, 0.5)), p99: r1(pct(lag, 0.99)), max: r1(Math.max(...lag)) },
-    request_latency_ms_without_monitors: before,
-    request_latency_ms_with_monitors: during,
+    gap_between_runs_s: { p50: r1(pct(gaps, 0.5) / 1000), p99: r1(pct(gaps, 0.99) / 1000), max: r1(Math.max(...gaps) / 1000) },
+    stored_twice: Number(twice[0].n),
+    runs_per_runner: runners.map((r) => Number(r.n)),
+    service_cpu_seconds: r1(cpuS),
+    runs_per_cpu_second: r1(measuredRuns / cpuS),
+    api_read_latency_ms: latency,
     create_seconds: r1(createS)
-  }
-  console.log(JSON.stringify(result, null, 2))
+  }, null, 2))
 } finally {
-  await svc.stop()
+  for (const s of services) await s.stop()
   target.kill()
+  await pg?.stop()
   rmSync(dir, { recursive: true, force: true })
 }

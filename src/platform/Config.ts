@@ -67,10 +67,10 @@ export interface AppConfigShape {
   readonly webhookRetryBaseMs: number
   /** Shortest monitor interval (MONITOR_MIN_INTERVAL_S, default 60; zone, CT and certificate kinds 10×). */
   readonly monitorMinIntervalS: number
-  /** Monitor runs in flight per instance (MONITOR_CONCURRENCY, default 16). */
+  /** Monitor runs in flight per instance (MONITOR_CONCURRENCY, default 500: 20,000 one-minute monitors whose targets answer within 1.5 s). */
   readonly monitorConcurrency: number
-  /** Days monitor results are kept (MONITOR_RESULT_RETENTION_DAYS, default 35: the 30d uptime window and more). */
-  readonly monitorResultRetentionDays: number
+  /** Days raw monitor results are kept (MONITOR_RESULTS_RETENTION_DAYS, default 7; the uptime report reads daily rollups). */
+  readonly monitorResultsRetentionDays: number
   /** Zone Hygiene outbound limits (docs/security.md): nameserver addresses queried per audit. */
   readonly zoneAuditMaxNsAddresses: number
   /** Seconds a zone's report is served from cache (0: only concurrent audits are shared). */
@@ -129,8 +129,8 @@ const config = Config.all({
   requestLogRetentionDays: Config.integer("REQUEST_LOG_RETENTION_DAYS").pipe(Config.withDefault(90)),
   webhookRetryBaseMs: Config.integer("WEBHOOK_RETRY_BASE_MS").pipe(Config.withDefault(5000)),
   monitorMinIntervalS: Config.integer("MONITOR_MIN_INTERVAL_S").pipe(Config.withDefault(60)),
-  monitorConcurrency: Config.integer("MONITOR_CONCURRENCY").pipe(Config.withDefault(16)),
-  monitorResultRetentionDays: Config.integer("MONITOR_RESULT_RETENTION_DAYS").pipe(Config.withDefault(35)),
+  monitorConcurrency: Config.integer("MONITOR_CONCURRENCY").pipe(Config.withDefault(500), Config.validate({ message: "MONITOR_CONCURRENCY must be at least 1", validation: (n) => n >= 1 })),
+  monitorResultsRetentionDays: Config.integer("MONITOR_RESULTS_RETENTION_DAYS").pipe(Config.withDefault(7), Config.validate({ message: "MONITOR_RESULTS_RETENTION_DAYS must be at least 1", validation: (n) => n >= 1 })),
   zoneAuditMaxNsAddresses: Config.integer("ZONE_AUDIT_MAX_NS_ADDRESSES").pipe(Config.withDefault(8), Config.validate({ message: "ZONE_AUDIT_MAX_NS_ADDRESSES must be 1-52", validation: (n) => n >= 1 && n <= 52 })),
   zoneAuditCacheTtlS: Config.integer("ZONE_AUDIT_CACHE_TTL_S").pipe(Config.withDefault(300), Config.validate({ message: "ZONE_AUDIT_CACHE_TTL_S must be 0-86400", validation: (n) => n >= 0 && n <= 86400 })),
   zoneAuditConcurrency: Config.integer("ZONE_AUDIT_CONCURRENCY").pipe(Config.withDefault(8), Config.validate({ message: "ZONE_AUDIT_CONCURRENCY must be at least 1", validation: (n) => n >= 1 })),

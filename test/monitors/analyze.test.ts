@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test"
-import { evaluate, firstRunAt, minIntervalS, planClaim, transition, uptimeReport } from "../../src/product/monitors/analyze"
+import * as Sketch from "../../src/product/metering/sketch"
+import { evaluate, firstRunAt, nextDue, transition, uptimeReport, uptimeWindow } from "../../src/product/monitors/model/analyze"
+import { minIntervalS } from "../../src/product/monitors/kindTable"
 
 const NOW = Date.UTC(2026, 4, 20, 9, 0, 0)
 
@@ -54,17 +56,22 @@ describe("conditions per kind", () => {
 })
 
 describe("schedule and transitions", () => {
-  test("interval floors: certificate, CT and zone kinds at 10×", () => {
+  test("interval floors (DECISIONS): certificate, CT, zone, domain_expiry and dnssec at 10×", () => {
     expect(minIntervalS("http_check", 60)).toBe(60)
     expect(minIntervalS("waf", 60)).toBe(60)
+    expect(minIntervalS("dns_records", 60)).toBe(60)
     expect(minIntervalS("zone_hygiene", 60)).toBe(600)
+    expect(minIntervalS("domain_expiry", 60)).toBe(600)
+    expect(minIntervalS("dnssec", 60)).toBe(600)
     expect(minIntervalS("certificate", 1)).toBe(10)
   })
-  test("first runs within min(interval, 1 min); on-time claims keep the cadence; late ones skip", () => {
+  test("first runs within min(interval, 1 min); on-time claims keep the cadence; late ones keep the phase", () => {
     expect(firstRunAt(NOW, 600_000, 0.999)).toBeLessThan(NOW + 60_000)
     expect(firstRunAt(NOW, 10_000, 0.5)).toBe(NOW + 5_000)
-    expect(planClaim(NOW, NOW + 200, 60_000, 0.5)).toEqual({ run: true, next: NOW + 60_000 })
-    expect(planClaim(NOW, NOW + 3_600_000, 60_000, 0.5)).toEqual({ run: false, next: NOW + 3_600_000 + 30_000 })
+    expect(nextDue(NOW, NOW + 200, 60_000)).toBe(NOW + 60_000)
+    expect(nextDue(NOW, NOW + 59_999, 60_000)).toBe(NOW + 60_000)
+    // an hour late: one run now, the next on the monitor's own cadence after now (not 60 replays)
+    expect(nextDue(NOW, NOW + 3_600_000 + 5_000, 60_000)).toBe(NOW + 3_660_000)
   })
   test("transition", () => {
     const base = { ok: false, consecutiveFailures: 1, failuresBeforeAlert: 1, incidentOpen: false, lastAlertAt: null, cooldownMinutes: 15, now: NOW }
@@ -79,21 +86,31 @@ describe("schedule and transitions", () => {
 })
 
 describe("uptime", () => {
-  test("percentage, incidents (closed and open), percentiles", () => {
-    const pt = (min: number, ok: number, ms: number) => ({ started_at: NOW + min * 60_000, duration_ms: ms, ok })
-    const runs = [pt(0, 1, 10), pt(1, 0, 100), pt(2, 0, 200), pt(3, 1, 20), pt(4, 1, 30), pt(5, 0, 50)]
-    expect(uptimeReport("7d", runs)).toEqual({
+  test("from daily rollups and incidents: percentage, incidents oldest first, percentiles from the sketches", () => {
+    const day = (ok: number, bad: number, ms: ReadonlyArray<number>) => ({ runs: ok + bad, ok_runs: ok, sketch: Sketch.fromValues(ms) })
+    const report = uptimeReport("7d", [day(2, 1, [10, 100, 200]), day(2, 1, [20, 30, 50])], [
+      { started_at: NOW + 300_000, ended_at: null },
+      { started_at: NOW + 60_000, ended_at: NOW + 180_000 }
+    ])
+    expect(report).toMatchObject({
       period: "7d",
       runs: 6,
-      ok_runs: 3,
-      uptime_percentage: 50,
+      ok_runs: 4,
+      uptime_percentage: 66.67,
       incidents: [
         { started_at: new Date(NOW + 60_000).toISOString(), ended_at: new Date(NOW + 180_000).toISOString() },
         { started_at: new Date(NOW + 300_000).toISOString(), ended_at: null }
-      ],
-      p50_ms: 30,
-      p95_ms: 200
+      ]
     })
-    expect(uptimeReport("current", [])).toEqual({ period: "current", runs: 0, ok_runs: 0, uptime_percentage: null, incidents: [], p50_ms: null, p95_ms: null })
+    // rank ⌊q·(n−1)⌋ of 10, 20, 30, 50, 100, 200: p50 30, p95 100 (the sketch's 1%, then rounded to 0.1 ms)
+    expect(Math.abs(report.p50_ms! - 30) / 30).toBeLessThan(0.012)
+    expect(Math.abs(report.p95_ms! - 100) / 100).toBeLessThan(0.012)
+    expect(uptimeReport("current", [], [])).toEqual({ period: "current", runs: 0, ok_runs: 0, uptime_percentage: null, incidents: [], p50_ms: null, p95_ms: null })
+  })
+  test("periods are whole UTC days: today and the 6 or 29 before it; current is the month so far", () => {
+    const now = Date.UTC(2026, 4, 20, 9, 30)
+    expect(uptimeWindow("7d", now)).toEqual({ from: Date.UTC(2026, 4, 14), to: Date.UTC(2026, 4, 21) })
+    expect(uptimeWindow("30d", now)).toEqual({ from: Date.UTC(2026, 3, 21), to: Date.UTC(2026, 4, 21) })
+    expect(uptimeWindow("current", now)).toEqual({ from: Date.UTC(2026, 4, 1), to: Date.UTC(2026, 4, 21) })
   })
 })

@@ -79,7 +79,10 @@ describe("monitors CRUD", () => {
       { kind: "certificate", target: "example.com:8443", interval_seconds: 600, conditions: { days_left_lt: 30 } },
       { kind: "ct_new_certificate", target: "Example.COM", interval_seconds: 600, conditions: { new_certificate: true, issuer_not_in: ["Let's Encrypt"] } },
       { kind: "zone_hygiene", target: "example.com", interval_seconds: 600, conditions: { grade_below: "B", new_finding_severity_at_least: "high" } },
-      { kind: "waf", target: "example.com", interval_seconds: 60, conditions: { provider_changed: true, provider_absent: true } }
+      { kind: "waf", target: "example.com", interval_seconds: 60, conditions: { provider_changed: true, provider_absent: true } },
+      { kind: "domain_expiry", target: "Example.com.", interval_seconds: 600, conditions: { days_left_lt: 45 } },
+      { kind: "dns_records", target: "www.example.com", interval_seconds: 60, conditions: { record_type: "AAAA", expected: ["2001:DB8::1"] } },
+      { kind: "dnssec", target: "example.com", interval_seconds: 600, conditions: { status_not_secure: true, signature_expires_within_days: 5 } }
     ]
     for (const m of ok) {
       const r = await svc.call("/v1/monitors", send("POST", { name: m.kind, ...m }, key))
@@ -98,7 +101,25 @@ describe("monitors CRUD", () => {
       [{ kind: "http_check", target: "https://example.com/", interval_seconds: 60, conditions: {} }, "no condition"],
       [{ kind: "zone_hygiene", target: "example.com", interval_seconds: 600, conditions: { grade_below: "E" } }, "grade_below"],
       [{ kind: "http_check", target: "https://example.com/", interval_seconds: 60, failures_before_alert: 0 }, "failures_before_alert"],
-      [{ kind: "http_check", target: "https://example.com/", interval_seconds: 60, surprise: 1 }, "surprise"]
+      [{ kind: "http_check", target: "https://example.com/", interval_seconds: 60, surprise: 1 }, "surprise"],
+      // the third wave's kinds: their own targets, conditions and interval floors
+      [{ kind: "domain_expiry", target: "example.com", interval_seconds: 599 }, "at least 600"],
+      [{ kind: "dnssec", target: "example.com", interval_seconds: 60 }, "at least 600"],
+      [{ kind: "dns_records", target: "www example com", interval_seconds: 60 }, "domain"],
+      [{ kind: "dns_records", target: "192.0.2.1", interval_seconds: 60 }, "IP address"],
+      [{ kind: "domain_expiry", target: "example.com", interval_seconds: 600, conditions: { grade_below: "B" } }, "grade_below"],
+      [{ kind: "domain_expiry", target: "example.com", interval_seconds: 600, conditions: { days_left_lt: -1 } }, "days_left_lt"],
+      [{ kind: "dns_records", target: "example.com", interval_seconds: 60, conditions: { record_type: "MX" } }, "changed: true or expected"],
+      [{ kind: "dns_records", target: "example.com", interval_seconds: 60, conditions: { record_type: "ANY", changed: true } }, "record_type"],
+      [{ kind: "dns_records", target: "example.com", interval_seconds: 60, conditions: { changed: true, expected: "1.2.3.4" } }, "expected"],
+      [{ kind: "dnssec", target: "example.com", interval_seconds: 600, conditions: { signature_expires_within_days: 400 } }, "signature_expires_within_days"],
+      [{ kind: "email_security", target: "example.com", interval_seconds: 60 }, "at least 600"],
+      [{ kind: "email_security", target: "https://example.com/x", interval_seconds: 600 }, "path"],
+      [{ kind: "email_security", target: "example.com", interval_seconds: 600, conditions: { grade_below: "A+" } }, "grade_below"],
+      [{ kind: "tls", target: "example.com", interval_seconds: 60 }, "at least 600"],
+      [{ kind: "tls", target: "example.com:99999", interval_seconds: 600 }, "host[:port]"],
+      [{ kind: "tls", target: "example.com", interval_seconds: 600, conditions: { protocol_enabled: ["tls9"] } }, "protocol_enabled"],
+      [{ kind: "something_else", target: "example.com", interval_seconds: 600 }, "kind"]
     ]
     for (const [body, hint] of bad) {
       const r = await svc.call("/v1/monitors", send("POST", { name: "x", ...(body as object) }, key))
@@ -108,6 +129,8 @@ describe("monitors CRUD", () => {
     }
     const list = ((await (await svc.call("/v1/monitors", { key })).json()) as any).monitors
     expect(list.length).toBe(ok.length)
+    expect(list.find((m: any) => m.kind === "domain_expiry").target).toBe("example.com")
+    expect(list.find((m: any) => m.kind === "dns_records").conditions).toEqual({ record_type: "AAAA", expected: ["2001:DB8::1"] })
 
     // PATCH is checked against the monitor's own kind and is all-or-nothing
     const zone = list.find((m: any) => m.kind === "zone_hygiene")
@@ -164,6 +187,11 @@ describe("monitors CRUD", () => {
       }
       const r = await strict.call("/v1/monitors", send("POST", { name: "c", kind: "certificate", target: "127.0.0.1:443", interval_seconds: 600 }, key))
       expect(r.status).toBe(400)
+      // name kinds: a cloud metadata name is refused whatever the kind; localhost (always loopback) for the DNS kinds
+      for (const [kind, target] of [["dns_records", "metadata.google.internal"], ["domain_expiry", "metadata.google.internal"], ["dnssec", "metadata.google.internal"], ["dns_records", "localhost"], ["dnssec", "db.localhost"]]) {
+        const r = await strict.call("/v1/monitors", send("POST", { name: "n", kind, target, interval_seconds: 600 }, key))
+        expect({ kind, target, status: r.status, code: ((await r.json()) as any).error.code }).toEqual({ kind, target, status: 400, code: "target_forbidden" })
+      }
     } finally {
       await strict.stop()
     }

@@ -5,6 +5,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, ParseResult, Schema } from "effect"
+import * as Sketch from "../metering/sketch"
 import { randomBytes } from "node:crypto"
 import type { Period } from "../analytics/analyze"
 import type { Channel } from "../alerts/analyze"
@@ -13,19 +14,10 @@ import type { Organization } from "../accounts/Keys"
 import { AppConfig } from "../../platform/Config"
 import { InvalidRequest, NotFound, PlanForbidden } from "../../kernel/errors"
 import { forUpdate } from "../../platform/store/Sql"
-import {
-  type Conditions,
-  defaultConditions,
-  firstRunAt,
-  minIntervalS,
-  monitorLimit,
-  uptimeReport,
-  uptimeWindow
-} from "./analyze"
-import { conditionSchemas } from "./conditions"
-import type { MonitorKind } from "../../kernel/monitorKinds"
+import { kindTable, minIntervalS, type MonitorKind } from "./kindTable"
+import { firstRunAt, monitorLimit, uptimeReport, uptimeWindow } from "./model/analyze"
 import { monitorJson, type MonitorRow, resultJson, type ResultRow } from "./rows"
-import { normalizeTarget, vetMonitorTarget } from "./target"
+import { vetUrl } from "./model/target"
 
 export interface MonitorInput {
   readonly name: string
@@ -46,16 +38,16 @@ const notFound = (id: string) => new NotFound({ message: `no monitor ${id}` })
 /** The kind's conditions, or a 400 naming what is wrong. */
 export const checkConditions = (kind: MonitorKind, raw: Record<string, unknown> | undefined) =>
   Effect.gen(function*() {
-    if (raw === undefined) return defaultConditions[kind]
+    const spec = kindTable[kind]
+    if (raw === undefined) return spec.defaults as Record<string, unknown>
     if (Object.keys(raw).length === 0) {
       return yield* new InvalidRequest({ message: "conditions names no condition (omit it for the kind's defaults)" })
     }
-    const schema = conditionSchemas[kind] as unknown as Schema.Schema<Conditions>
-    return yield* Schema.decodeUnknown(schema, { onExcessProperty: "error" })(raw).pipe(
+    return yield* Schema.decodeUnknown(spec.conditions, { onExcessProperty: "error" })(raw).pipe(
       Effect.mapError((e) =>
         new InvalidRequest({ message: `conditions for ${kind}: ${ParseResult.TreeFormatter.formatErrorSync(e)}` })
       )
-    ) as Effect.Effect<Conditions, InvalidRequest>
+    ) as Effect.Effect<Record<string, unknown>, InvalidRequest>
   })
 
 const checkInterval = (kind: MonitorKind, seconds: number) =>
@@ -68,9 +60,13 @@ const checkInterval = (kind: MonitorKind, seconds: number) =>
 
 const checkTarget = (kind: MonitorKind, raw: string) =>
   Effect.gen(function*() {
-    const target = normalizeTarget(kind, raw)
-    if (typeof target !== "string") return yield* Effect.fail(target)
-    yield* vetMonitorTarget(kind, target)
+    const spec = kindTable[kind]
+    const target = spec.target(raw)
+    if (typeof target !== "string") {
+      return yield* Effect.fail(target._tag === "InvalidRequest" ? new InvalidRequest({ message: `${kind} target: ${target.message}` }) : target)
+    }
+    const guard = spec.guard(target)
+    yield* vetUrl(guard.url, guard.connects)
     return target
   })
 
@@ -175,6 +171,8 @@ export class Monitors extends Effect.Service<Monitors>()("domain-intel/Monitors"
       const rows = yield* Effect.orDie(sql`DELETE FROM monitors WHERE id = ${id} AND org_id = ${orgId} RETURNING id`)
       if (rows.length === 0) return yield* notFound(id)
       yield* Effect.orDie(sql`DELETE FROM monitor_results WHERE monitor_id = ${id}`)
+      yield* Effect.orDie(sql`DELETE FROM monitor_rollups WHERE monitor_id = ${id}`)
+      yield* Effect.orDie(sql`DELETE FROM monitor_incidents WHERE monitor_id = ${id}`)
       yield* Effect.orDie(sql`DELETE FROM webhook_secrets WHERE owner_id = ${id}`)
     })
 
@@ -202,10 +200,17 @@ export class Monitors extends Effect.Service<Monitors>()("domain-intel/Monitors"
       yield* find(orgId, id)
       const now = yield* Clock.currentTimeMillis
       const w = uptimeWindow(period, now)
-      const runs = yield* Effect.orDie(sql<{ started_at: number; duration_ms: number; ok: number }>`
-        SELECT started_at, duration_ms, ok FROM monitor_results
-        WHERE monitor_id = ${id} AND started_at >= ${w.from} AND started_at < ${w.to} ORDER BY started_at, id`)
-      return uptimeReport(period, runs.map((r) => ({ ...r, started_at: Number(r.started_at), ok: Number(r.ok) })))
+      // At most 31 rollup rows and the incidents overlapping the period, however many runs it holds.
+      const days = yield* Effect.orDie(sql<{ runs: number; ok_runs: number; sketch: Uint8Array }>`
+        SELECT runs, ok_runs, sketch FROM monitor_rollups WHERE monitor_id = ${id} AND day >= ${w.from} AND day < ${w.to}`)
+      const incidents = yield* Effect.orDie(sql<{ started_at: number; ended_at: number | null }>`
+        SELECT started_at, ended_at FROM monitor_incidents
+        WHERE monitor_id = ${id} AND started_at < ${w.to} AND (ended_at IS NULL OR ended_at >= ${w.from})`)
+      return uptimeReport(
+        period,
+        days.map((d) => ({ runs: Number(d.runs), ok_runs: Number(d.ok_runs), sketch: Sketch.decode(d.sketch) })),
+        incidents.map((i) => ({ started_at: Number(i.started_at), ended_at: i.ended_at === null ? null : Number(i.ended_at) }))
+      )
     })
 
     /**

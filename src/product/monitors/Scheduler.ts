@@ -1,109 +1,103 @@
 /**
  * The monitor scheduler: every instance runs one; the store decides who runs what.
- * - `claimDue` takes due monitors one conditional UPDATE each, moving `next_run_at` on in the
- *   same statement (`WHERE next_run_at = <the due time seen>`), so of any number of instances
- *   exactly one runs each due run (SQLite and PostgreSQL alike); `claimed_until` keeps a slow run
- *   from overlapping its next one.
- * - A monitor late by a whole interval or more (the service was down) is not run to catch up:
- *   it is moved to a jittered time within its next interval (`planClaim`), so a restart is no burst.
- * - At most MONITOR_CONCURRENCY runs are in flight per instance; each is its own fiber.
- * - Results older than MONITOR_RESULT_RETENTION_DAYS are deleted hourly.
+ * - Claims (src/product/monitors/claim.ts): one statement takes a batch of due runs, as many as
+ *   there is room for, so a backlog drains at once instead of a few runs per tick; claiming goes
+ *   on without a pause while batches come back full.
+ * - At most MONITOR_CONCURRENCY runs are in flight per instance, each its own fiber.
+ * - Results are stored in batches by the result writer (src/product/monitors/ResultWriter.ts).
+ * - Maintenance (src/product/monitors/maintenance.ts) prunes in small batches every few minutes.
+ * - A monitor's first run is spread over its first interval (`firstRunAt`); the cadence keeps
+ *   that phase, so runs stay spread (jitter) across restarts and catch-ups.
  */
 import { SqlClient } from "@effect/sql"
-import { Clock, Duration, Effect, FiberSet, Layer, Schedule } from "effect"
+import { Duration, Effect, FiberSet, Layer } from "effect"
 import { randomBytes } from "node:crypto"
+import type { Organization } from "../accounts/Keys"
 import { AppConfig } from "../../platform/Config"
 import { CtHistory } from "../../adapters/ct/CtHistory"
 import { CertInspector } from "../../adapters/x509/CertInspector"
 import { Outbound } from "../../adapters/probe/Outbound"
+import { Rdap } from "../../adapters/rdap/Rdap"
+import { type Claimed, claimDue } from "./claim"
+import { HTTP_TIMEOUT_MS } from "./kinds/classic"
+import { backfillRollups, pruneMonitorData } from "./maintenance"
+import { makeResultWriter } from "./ResultWriter"
 import { WafDetection } from "../../analyses/waf/WafDetection"
-import { planClaim } from "./analyze"
-import type { MonitorRow } from "./rows"
-import { HTTP_TIMEOUT_MS, runMonitor } from "./Runner"
+import { runMonitor } from "./Runner"
 
-/** A claim outlives the longest run deadline; a crashed runner's monitor is free again after it. */
-const claimMs = (operationDeadlineMs: number) => Math.max(operationDeadlineMs, HTTP_TIMEOUT_MS + 2_000) + 30_000
-const TICK_MS = 200
+/** A lease outlives the longest run deadline; a crashed runner's monitor is free again after it. */
+export const leaseMs = (operationDeadlineMs: number) => Math.max(operationDeadlineMs, HTTP_TIMEOUT_MS + 2_000) + 30_000
+/** The pause between claims when nothing more is due (the scheduling lag it adds is at most this). */
+export const TICK = Duration.millis(100)
+/** Runs claimed by one statement at most. */
+export const CLAIM_BATCH = 500
+const MAINTENANCE_EVERY = Duration.minutes(5)
 
-export interface Claimed {
-  readonly monitor: MonitorRow
-  /** The due time this run is for (its result's `scheduled_for`). */
-  readonly due: number
-}
-
-/** Claims up to `limit` due monitors (see the module comment); the only claim logic. */
-export const claimDue = (limit: number, random: () => number = Math.random) =>
+const orgsOf = (claimed: ReadonlyArray<Claimed>) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const config = yield* AppConfig
-    const now = yield* Clock.currentTimeMillis
-    const due = yield* sql<{ id: string; next_run_at: number; interval_seconds: number }>`
-      SELECT id, next_run_at, interval_seconds FROM monitors
-      WHERE enabled = 1 AND next_run_at <= ${now} AND (claimed_until IS NULL OR claimed_until < ${now})
-      ORDER BY next_run_at LIMIT ${limit * 2}`
-    const claimed: Array<Claimed> = []
-    for (const d of due) {
-      if (claimed.length >= limit) break
-      const at = Number(d.next_run_at)
-      const plan = planClaim(at, now, Number(d.interval_seconds) * 1000, random())
-      if (!plan.run) {
-        yield* sql`UPDATE monitors SET next_run_at = ${plan.next} WHERE id = ${d.id} AND next_run_at = ${at}`
-        continue
-      }
-      const rows = yield* sql<MonitorRow>`UPDATE monitors SET next_run_at = ${plan.next}, claimed_until = ${now + claimMs(config.operationDeadlineMs)}
-        WHERE id = ${d.id} AND enabled = 1 AND next_run_at = ${at} AND (claimed_until IS NULL OR claimed_until < ${now})
-        RETURNING *`
-      if (rows[0]) claimed.push({ monitor: rows[0], due: at })
-    }
-    return claimed
+    const ids = [...new Set(claimed.map((c) => c.monitor.org_id))]
+    if (ids.length === 0) return new Map<string, Organization>()
+    const rows = yield* sql<Organization>`SELECT id, name, plan FROM organizations WHERE id IN ${sql.in(ids)}`
+    return new Map(rows.map((o) => [o.id, o]))
   })
-
-/** Deletes results past the retention. */
-export const pruneResults = Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  const config = yield* AppConfig
-  const now = yield* Clock.currentTimeMillis
-  yield* sql`DELETE FROM monitor_results WHERE started_at < ${now - config.monitorResultRetentionDays * 86_400_000}`
-})
 
 /** The scheduler loop of one instance. */
 export const scheduler = Effect.gen(function*() {
   const config = yield* AppConfig
   const runner = `${process.pid}-${randomBytes(4).toString("hex")}`
+  // Created before the run fibers, so on shutdown the runs stop first and the writer stores the rest.
+  const writer = yield* makeResultWriter
   const fibers = yield* FiberSet.make()
+  const lease = leaseMs(config.operationDeadlineMs)
   let inFlight = 0
-  const tick = Effect.gen(function*() {
-    const room = config.monitorConcurrency - inFlight
-    if (room <= 0) return
-    const claimed = yield* claimDue(room)
+
+  /** One claim; true when the batch came back full (more may be due at once). */
+  const pass = Effect.gen(function*() {
+    const room = Math.min(config.monitorConcurrency - inFlight, CLAIM_BATCH)
+    if (room <= 0) return false
+    const claimed = yield* claimDue(room, lease)
+    const orgs = yield* orgsOf(claimed)
     for (const c of claimed) {
       inFlight++
       yield* FiberSet.run(
         fibers,
-        runMonitor(c.monitor, c.due, runner).pipe(
-          Effect.catchAllCause((cause) => Effect.logWarning(`monitor ${c.monitor.id} run failed`, cause)),
+        runMonitor(c.monitor, orgs.get(c.monitor.org_id), c.due, runner).pipe(
+          Effect.catchAllCause((cause) =>
+            Effect.as(Effect.logWarning(`monitor ${c.monitor.id} run failed`, cause), { _tag: "release" as const, monitorId: c.monitor.id })
+          ),
+          Effect.flatMap(writer.offer),
           Effect.ensuring(Effect.sync(() => inFlight--))
         )
       )
     }
+    return claimed.length === room
   })
-  yield* tick.pipe(
-    Effect.catchAllCause((cause) => Effect.logWarning("monitor scheduler pass failed", cause)),
-    Effect.repeat(Schedule.spaced(Duration.millis(TICK_MS))),
+
+  yield* pass.pipe(
+    Effect.catchAllCause((cause) => Effect.as(Effect.logWarning("monitor scheduler pass failed", cause), false)),
+    Effect.flatMap((full) => (full ? Effect.yieldNow() : Effect.sleep(TICK))),
+    Effect.forever,
     Effect.forkScoped
   )
-  yield* pruneResults.pipe(
-    Effect.catchAllCause((cause) => Effect.logWarning("monitor result pruning failed", cause)),
-    Effect.repeat(Schedule.spaced(Duration.hours(1))),
+  yield* Effect.all([pruneMonitorData, backfillRollups()]).pipe(
+    Effect.catchAllCause((cause) => Effect.logWarning("monitor maintenance failed", cause)),
+    Effect.zipRight(Effect.sleep(MAINTENANCE_EVERY)),
+    Effect.forever,
     Effect.forkScoped
   )
 })
 
-/** The services a run needs beyond ServicesLive: the certificate inspector and WAF detection. */
+/** The services a run needs beyond ServicesLive: certificates, WAF detection and RDAP. */
 export const RunServicesLive = Layer.mergeAll(
-  CertInspector.Live.pipe(Layer.provide(Outbound.Live), Layer.provide(CtHistory.FromAggregator)),
-  WafDetection.Live
-)
+  CertInspector.Live.pipe(Layer.provide(CtHistory.FromAggregator)),
+  WafDetection.Live,
+  Rdap.Live
+).pipe(Layer.provide(Outbound.Live))
 
-/** The scheduler as a scoped layer (wired in src/surfaces/server/Http.ts beside the alert workers). */
-export const MonitorsWorkers = Layer.scopedDiscard(scheduler).pipe(Layer.provide(RunServicesLive))
+/**
+ * The scheduler as a scoped layer (wired in src/surfaces/server/Http.ts beside the alert workers). No trace
+ * exporter is configured, so spans (each run's `Effect.fn` and SQL statement spans) would be
+ * pure cost, as on the server's request path: the tracer is off for every fiber it forks.
+ */
+export const MonitorsWorkers = Layer.scopedDiscard(Effect.withTracerEnabled(scheduler, false)).pipe(Layer.provide(RunServicesLive))

@@ -5,9 +5,6 @@ import { Auth } from "../../product/auth/Auth"
 import { NotFoundWire, PlanForbiddenWire, TargetForbiddenWire } from "../../kernel/errors"
 import { PlanLabel } from "../../platform/http/Operation"
 import { IdPath, IntParam } from "./params"
-import { conditionSchemas } from "../../product/monitors/conditions"
-
-export { conditionSchemas } from "../../product/monitors/conditions"
 import { MonitorKind } from "../../kernel/monitorKinds"
 
 const strict = { parseOptions: { onExcessProperty: "error" } } as const
@@ -16,15 +13,17 @@ const strict = { parseOptions: { onExcessProperty: "error" } } as const
 const AnyConditions = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
   description: "http_check: status_not_ok, total_ms_gt, error; certificate: days_left_lt, invalid; " +
     "ct_new_certificate: new_certificate, issuer_not_in; zone_hygiene: grade_below, new_finding_severity_at_least; " +
-    "waf: provider_changed, provider_absent"
+    "waf: provider_changed, provider_absent; domain_expiry: days_left_lt; " +
+    "dns_records: record_type (default A), changed, expected; dnssec: status_not_secure, signature_expires_within_days; " +
+    "email_security: grade_below, record_changed; tls: grade_below, protocol_enabled"
 })
 
 const Name = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
 const Target = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(2048)).annotations({
-  description: "http_check: http(s) URL; certificate: host[:port]; other kinds: a domain"
+  description: "http_check: http(s) URL; certificate: host[:port]; waf: URL or domain; dns_records: a name; tls: host[:port]; other kinds: a domain"
 })
 const Interval = Schema.Number.pipe(Schema.int(), Schema.between(1, 86_400 * 7)).annotations({
-  description: "at least MONITOR_MIN_INTERVAL_S (default 60); certificate, CT and zone kinds at least 10 times that"
+  description: "at least MONITOR_MIN_INTERVAL_S (default 60); certificate, CT, zone, domain_expiry, dnssec, email_security and tls kinds at least 10 times that"
 })
 const FailuresBeforeAlert = Schema.Number.pipe(Schema.int(), Schema.between(1, 100))
 const CooldownMinutes = Schema.Number.pipe(Schema.int(), Schema.between(0, 10080))

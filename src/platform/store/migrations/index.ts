@@ -9,6 +9,7 @@ import m0010 from "./0010_ct_cache"
 import m0020 from "./0020_webhook_secrets"
 import m0040 from "./0040_accounts"
 import m0050 from "./0050_monitors"
+import m0060 from "./0060_monitor_rollups"
 
 export const migrations = {
   "0001_init": m0001,
@@ -17,5 +18,6 @@ export const migrations = {
   "0010_ct_cache": m0010,
   "0020_webhook_secrets": m0020,
   "0040_accounts": m0040,
-  "0050_monitors": m0050
+  "0050_monitors": m0050,
+  "0060_monitor_rollups": m0060
 }

@@ -3,8 +3,11 @@
  * trimmed report a result keeps, the baseline a kind carries from run to run, the alert
  * transition, the schedule arithmetic and the uptime report. No Effect, no I/O.
  */
-import { type Period, resolveWindow } from "../analytics/analyze"
-import type { MonitorKind } from "../../kernel/monitorKinds"
+import type { Period } from "../../analytics/analyze"
+import * as Sketch from "../../metering/sketch"
+
+/** The kinds whose verdicts are here (the newer kinds' are beside their kind-table entries). */
+export type ClassicKind = "http_check" | "certificate" | "ct_new_certificate" | "zone_hygiene" | "waf"
 
 export type Grade = "A" | "B" | "C" | "D" | "F"
 export type FindingSeverity = "critical" | "high" | "medium" | "low" | "info"
@@ -23,20 +26,6 @@ export interface Conditions {
   readonly provider_absent?: boolean
 }
 
-/** The conditions a monitor gets when it names none. */
-export const defaultConditions: Record<MonitorKind, Conditions> = {
-  http_check: { status_not_ok: true, error: true },
-  certificate: { days_left_lt: 14, invalid: true },
-  ct_new_certificate: { new_certificate: true },
-  zone_hygiene: { grade_below: "C" },
-  waf: { provider_changed: true }
-}
-
-/** The kinds whose interval is at least 10 × MONITOR_MIN_INTERVAL_S. */
-export const slowKinds: ReadonlySet<MonitorKind> = new Set(["certificate", "ct_new_certificate", "zone_hygiene"])
-
-export const minIntervalS = (kind: MonitorKind, minS: number) => (slowKinds.has(kind) ? 10 * minS : minS)
-
 /** Monitors per organization (DECISIONS.md, Monitors). */
 export const monitorLimit = { free: 5, developer: 50, pro: 500, enterprise: 5_000 } as const
 
@@ -45,6 +34,10 @@ export interface Baseline {
   readonly max_ct_id?: number
   readonly finding_keys?: ReadonlyArray<string>
   readonly provider?: string | null
+  /** dns_records: the sorted answer of the last run. */
+  readonly answer?: ReadonlyArray<string>
+  /** email_security: the records `record_changed` watches, as the last run saw them. */
+  readonly records?: { readonly spf: string | null; readonly dmarc: string | null; readonly mta_sts_id: string | null }
 }
 
 export interface Verdict {
@@ -77,7 +70,7 @@ export const failedRun = (message: string, baseline: Baseline | null): Verdict =
  * CT kind's first run (only certificates valid now are judged by `issuer_not_in`).
  */
 export const evaluate = (
-  kind: MonitorKind,
+  kind: ClassicKind,
   c: Conditions,
   report: any,
   previous: Baseline | null,
@@ -215,58 +208,73 @@ export const firstRunAt = (now: number, intervalMs: number, random: number): num
   now + Math.floor(random * Math.min(intervalMs, 60_000))
 
 /**
- * What a claim does with a due monitor. On time (less than one interval late): run, next run one
- * interval after this one's due time (the cadence does not drift). More than a whole interval
- * late (the service was down): do not catch up; skip to a jittered time, so a restart is no burst.
+ * The next due time after a claim at `now` of the run due at `due`: one interval on (the cadence
+ * does not drift), or, when whole intervals were missed (the service was down or overloaded),
+ * the first time on the monitor's own cadence after `now`: missed runs are not replayed, one
+ * run happens now, and the jittered phase that spreads monitors over the interval is kept.
+ * The claim statement (claim.ts) computes the same in SQL.
  */
-export const planClaim = (due: number, now: number, intervalMs: number, random: number) =>
-  now - due > intervalMs
-    ? { run: false, next: firstRunAt(now, intervalMs, random) } as const
-    : { run: true, next: due + intervalMs } as const
+export const nextDue = (due: number, now: number, intervalMs: number): number =>
+  due + intervalMs * (Math.floor(Math.max(0, now - due) / intervalMs) + 1)
 
-export interface RunPoint {
-  readonly started_at: number
-  readonly duration_ms: number
-  readonly ok: number
+/** One UTC day of a monitor's runs (its rollup row, sketch decoded). */
+export interface DayRollup {
+  readonly runs: number
+  readonly ok_runs: number
+  readonly sketch: Sketch.Sketch
 }
 
-/** Nearest-rank percentile of sorted values; null when empty. */
-export const percentile = (sorted: ReadonlyArray<number>, q: number): number | null =>
-  sorted.length === 0 ? null : sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)]
+export interface Incident {
+  readonly started_at: number
+  readonly ended_at: number | null
+}
 
+const DAY = 86_400_000
 const iso = (ms: number) => new Date(ms).toISOString()
-const round1 = (x: number | null) => (x === null ? null : Math.round(x * 10) / 10)
+const round1 = (x: number) => Math.round(x * 10) / 10
 
 /**
- * The uptime report over `period` (the analytics windows: 7d, 30d, current month) from the runs
- * in it, oldest first. An incident is a stretch of failed runs: it starts at the first failed run
- * and ends at the next ok run (null while it lasts).
+ * The uptime report over `period` from the daily rollups in it and the incidents that overlap
+ * it. An incident is a stretch of failed runs: it starts at the first failed run and ends at the
+ * next ok run (null while it lasts). Percentiles come from the merged duration sketches (within
+ * 1% of the exact value of the same rank, as the analytics reports).
  */
-export const uptimeReport = (period: Period, runs: ReadonlyArray<RunPoint>) => {
-  const okRuns = runs.filter((r) => r.ok === 1).length
-  const incidents: Array<{ started_at: string; ended_at: string | null }> = []
-  let open: number | null = null
-  for (const r of runs) {
-    if (r.ok !== 1 && open === null) open = r.started_at
-    if (r.ok === 1 && open !== null) {
-      incidents.push({ started_at: iso(open), ended_at: iso(r.started_at) })
-      open = null
-    }
-  }
-  if (open !== null) incidents.push({ started_at: iso(open), ended_at: null })
-  const durations = runs.map((r) => r.duration_ms).sort((a, b) => a - b)
+export const uptimeReport = (period: Period, days: ReadonlyArray<DayRollup>, incidents: ReadonlyArray<Incident>) => {
+  const runs = days.reduce((n, d) => n + d.runs, 0)
+  const okRuns = days.reduce((n, d) => n + d.ok_runs, 0)
+  const sketch = Sketch.merge(days.map((d) => d.sketch))
   return {
     period,
-    runs: runs.length,
+    runs,
     ok_runs: okRuns,
-    uptime_percentage: runs.length === 0 ? null : Math.round((10_000 * okRuns) / runs.length) / 100,
-    incidents,
-    p50_ms: round1(percentile(durations, 0.5)),
-    p95_ms: round1(percentile(durations, 0.95))
+    uptime_percentage: runs === 0 ? null : Math.round((10_000 * okRuns) / runs) / 100,
+    incidents: [...incidents]
+      .sort((a, b) => a.started_at - b.started_at)
+      .map((i) => ({ started_at: iso(i.started_at), ended_at: i.ended_at === null ? null : iso(i.ended_at) })),
+    p50_ms: sketch.count === 0 ? null : round1(Sketch.quantile(sketch, 0.5)),
+    p95_ms: sketch.count === 0 ? null : round1(Sketch.quantile(sketch, 0.95))
   }
 }
 
-export const uptimeWindow = (period: Period, now: number) => resolveWindow(period, now)
+/** The UTC day a time falls in (the rollups' key). */
+export const dayOf = (ms: number) => Math.floor(ms / DAY) * DAY
+
+/**
+ * The days an uptime period covers: `7d` and `30d` are today and the 6 or 29 whole UTC days
+ * before it, `current` the calendar month so far (the analytics periods, on the rollups' day grain).
+ */
+export const uptimeWindow = (period: Period, now: number): { from: number; to: number } => {
+  const today = dayOf(now)
+  const d = new Date(now)
+  switch (period) {
+    case "7d":
+      return { from: today - 6 * DAY, to: today + DAY }
+    case "30d":
+      return { from: today - 29 * DAY, to: today + DAY }
+    case "current":
+      return { from: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1), to: today + DAY }
+  }
+}
 
 /** Result ids sort by start time, so the id is the paging cursor. */
 export const resultId = (startedAt: number, random: string) => `res_${String(startedAt).padStart(15, "0")}_${random}`

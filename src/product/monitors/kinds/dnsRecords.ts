@@ -1,0 +1,117 @@
+/**
+ * `dns_records` (DECISIONS.md, Monitors: more kinds): one record type of a name through the
+ * configured recursive resolvers, as a sorted list of presentation strings; `changed` compares
+ * with the previous run's answer, `expected` with a given one. NXDOMAIN is an empty answer (a
+ * name that vanished is a change); any other error rcode or no answer is a failed run.
+ */
+import { Effect, Schema } from "effect"
+import type * as packet from "dns-packet"
+import { DnsResolver, requireNoError } from "../../../adapters/dns/DnsResolver"
+import type { Baseline, Verdict } from "../model/analyze"
+import { domainTarget, httpsUrlOf } from "../model/target"
+import { defineKind } from "../model/kindSpec"
+
+export const DnsRecordType = Schema.Literal("A", "AAAA", "CNAME", "MX", "NS", "TXT", "CAA", "SRV", "SOA", "PTR")
+
+export const DnsRecordsConditions = Schema.Struct({
+  record_type: Schema.optional(DnsRecordType),
+  changed: Schema.optional(Schema.Boolean),
+  expected: Schema.optional(Schema.Array(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(1000))).pipe(Schema.maxItems(100)))
+}).pipe(Schema.filter((c) => c.changed === true || c.expected !== undefined || "dns_records needs changed: true or expected"))
+export type DnsRecordsConditions = typeof DnsRecordsConditions.Type
+
+export interface DnsRecordsReport {
+  readonly name: string
+  readonly record_type: string
+  readonly answer: ReadonlyArray<string>
+}
+
+const host = (s: string) => s.trim().toLowerCase().replace(/\.$/, "")
+
+/** An IPv6 address in its canonical compressed form (RFC 5952), as the WHATWG URL parser writes it. */
+const canonicalV6 = (s: string) => {
+  try {
+    return new URL(`http://[${s.trim()}]/`).hostname.slice(1, -1)
+  } catch {
+    return s.trim().toLowerCase()
+  }
+}
+
+const text = (d: unknown) =>
+  (Array.isArray(d) ? d : [d]).map((x) => (Buffer.isBuffer(x) ? x.toString("utf8") : String(x))).join("")
+
+/** Pure: one record in presentation form (names lower-cased without the final dot). */
+export const presentRecord = (r: packet.Answer): string => {
+  const d = (r as any).data
+  switch (r.type) {
+    case "A":
+      return String(d)
+    case "AAAA":
+      return canonicalV6(String(d))
+    case "CNAME":
+    case "NS":
+    case "PTR":
+      return host(String(d))
+    case "MX":
+      return `${d.preference} ${host(d.exchange)}`
+    case "TXT":
+      return text(d)
+    case "CAA":
+      return `${d.flags ?? 0} ${d.tag} "${d.value}"`
+    case "SRV":
+      return `${d.priority} ${d.weight} ${d.port} ${host(d.target)}`
+    case "SOA":
+      return `${host(d.mname)} ${host(d.rname)} ${d.serial} ${d.refresh} ${d.retry} ${d.expire} ${d.minimum}`
+    default:
+      return JSON.stringify(d)
+  }
+}
+
+/** Pure: an `expected` entry in the same form as an answer of `type`. */
+export const normalizeExpected = (type: string, v: string): string => {
+  if (type === "TXT") return v
+  if (type === "AAAA") return canonicalV6(v)
+  if (type === "A") return v.trim()
+  // names inside the value: lower case, no final dot
+  return v.trim().split(/\s+/).map((w) => (/^".*"$/.test(w) ? w : host(w))).join(" ")
+}
+
+const same = (a: ReadonlyArray<string>, b: ReadonlyArray<string>) => a.length === b.length && a.every((x, i) => x === b[i])
+const show = (xs: ReadonlyArray<string>) => (xs.length === 0 ? "(none)" : xs.join(", "))
+
+/** Pure: the verdict on a report; the answer is the next run's baseline. */
+export const evaluateDnsRecords = (c: DnsRecordsConditions, r: DnsRecordsReport, previous: Baseline | null): Verdict => {
+  const held: Array<string> = []
+  if (c.expected !== undefined) {
+    const want = [...new Set(c.expected.map((e) => normalizeExpected(r.record_type, e)))].sort()
+    if (!same(want, r.answer)) held.push(`${r.record_type} answer ${show(r.answer)} differs from expected ${show(want)}`)
+  }
+  if (c.changed && previous?.answer !== undefined && !same(previous.answer, r.answer)) {
+    held.push(`${r.record_type} answer changed from ${show(previous.answer)} to ${show(r.answer)}`)
+  }
+  return {
+    ok: held.length === 0,
+    summary: held.length === 0 ? `${r.record_type}: ${show(r.answer)}`.slice(0, 500) : held.join("; "),
+    report: r,
+    baseline: { answer: r.answer }
+  }
+}
+
+export const dnsRecordsKind = defineKind<DnsRecordsConditions>({
+  conditions: DnsRecordsConditions,
+  defaults: { record_type: "A", changed: true },
+  minIntervalFactor: 1,
+  target: domainTarget,
+  // Never connected to, but its addresses are judged as for a connection: answers from the
+  // operator's resolver must not map internal networks (the guard's rule, src/adapters/probe/guard.ts).
+  guard: (t) => ({ url: httpsUrlOf(t), connects: true }),
+  run: (name, c) =>
+    Effect.gen(function*() {
+      const type = c.record_type ?? "A"
+      const resolver = yield* DnsResolver
+      const ans = yield* Effect.flatMap(resolver.query({ name, type }), (a) => requireNoError(a, name, true))
+      const answer = [...new Set(ans.answers.filter((r) => r.type === type).map(presentRecord))].sort()
+      return { name, record_type: type, answer } satisfies DnsRecordsReport
+    }),
+  evaluate: (c, report, previous) => evaluateDnsRecords(c, report, previous)
+})

@@ -1,0 +1,72 @@
+/**
+ * What the uptime report reads once raw results are pruned (MONITOR_RESULTS_RETENTION_DAYS):
+ * per monitor and UTC day, runs, ok runs and a duration sketch (src/product/metering/sketch.ts), and
+ * each incident (a stretch of failed runs). Written in the transaction that stores the runs.
+ */
+import type { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { randomBytes } from "node:crypto"
+import * as Sketch from "../metering/sketch"
+import { dayOf } from "./model/analyze"
+import type { MonitorRow } from "./rows"
+import { forUpdate } from "../../platform/store/Sql"
+
+interface DayTally {
+  readonly monitorId: string
+  readonly day: number
+  runs: number
+  okRuns: number
+  readonly sketch: Sketch.Sketch
+}
+
+/** Runs as (monitor, day) tallies, in key order (two writers never wait on each other in a cycle). */
+export const tally = (runs: ReadonlyArray<{ monitorId: string; startedAt: number; durationMs: number; verdict: { ok: boolean } }>) => {
+  const byKey = new Map<string, DayTally>()
+  for (const r of runs) {
+    const day = dayOf(r.startedAt)
+    const key = `${r.monitorId}|${day}`
+    let t = byKey.get(key)
+    if (t === undefined) byKey.set(key, t = { monitorId: r.monitorId, day, runs: 0, okRuns: 0, sketch: Sketch.empty() })
+    t.runs++
+    if (r.verdict.ok) t.okRuns++
+    Sketch.add(t.sketch, Math.round(r.durationMs * 10) / 10)
+  }
+  return [...byKey.values()].sort((a, b) => (a.monitorId < b.monitorId ? -1 : a.monitorId > b.monitorId ? 1 : a.day - b.day))
+}
+
+/**
+ * Adds runs to the daily rollups. Counters are added in SQL; the sketch, which SQL cannot merge,
+ * is read with its row locked (`FOR UPDATE` on PostgreSQL; on SQLite the transaction holds the
+ * write lock), merged and written back.
+ */
+export const addRollups = (
+  sql: SqlClient.SqlClient,
+  runs: ReadonlyArray<{ monitorId: string; startedAt: number; durationMs: number; verdict: { ok: boolean } }>
+) =>
+  Effect.gen(function*() {
+    for (const t of tally(runs)) {
+      const inserted = yield* sql`INSERT INTO monitor_rollups ${
+        sql.insert({ monitor_id: t.monitorId, day: t.day, runs: t.runs, ok_runs: t.okRuns, sketch: Sketch.encode(t.sketch) })
+      } ON CONFLICT (monitor_id, day) DO NOTHING RETURNING day`
+      if (inserted.length > 0) continue
+      const existing = yield* sql<{ sketch: Uint8Array }>`SELECT sketch FROM monitor_rollups
+        WHERE monitor_id = ${t.monitorId} AND day = ${t.day} ${forUpdate(sql)}`
+      const merged = Sketch.mergeInto(Sketch.decode(existing[0].sketch), t.sketch)
+      yield* sql`UPDATE monitor_rollups SET runs = runs + ${t.runs}, ok_runs = ok_runs + ${t.okRuns},
+        sketch = ${Sketch.encode(merged)} WHERE monitor_id = ${t.monitorId} AND day = ${t.day}`
+    }
+  })
+
+/** A failed run after an ok one (or as the first run) opens an incident; the next ok run ends it. */
+export const trackIncident = (sql: SqlClient.SqlClient, m: MonitorRow, ok: boolean, at: number) => {
+  const last = m.last_ok === null ? null : Number(m.last_ok)
+  if (!ok && last !== 0) {
+    return sql`INSERT INTO monitor_incidents ${
+      sql.insert({ id: `inc_${randomBytes(10).toString("hex")}`, monitor_id: m.id, started_at: at, ended_at: null })
+    }`.pipe(Effect.asVoid)
+  }
+  if (ok && last === 0) {
+    return sql`UPDATE monitor_incidents SET ended_at = ${at} WHERE monitor_id = ${m.id} AND ended_at IS NULL`.pipe(Effect.asVoid)
+  }
+  return Effect.void
+}
