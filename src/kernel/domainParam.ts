@@ -46,9 +46,10 @@ const normalize = (input: string): string | InvalidRequest => {
 export const normalizeDomain: (input: string) => string | InvalidRequest = memoize(normalize, 1_000, (name) => typeof name === "string")
 
 /**
- * The page operations (Content Freshness, WAF Detection) still take a full http(s) URL (SPEC
- * "Parameter rules"); of the rules above they apply the scheme and the user part here, so
- * `ftp://x` and `user@host` are 400 invalid_request there too, not `target_forbidden`.
+ * The page operations (Content Freshness, WAF Detection) take a bare domain or a full http(s)
+ * URL (SPEC "Parameter rules"): a full URL may name a port and a page; anything else is held to
+ * the rules above (another scheme, `user@`, and on a bare domain a port, a path or a query are
+ * 400 invalid_request).
  */
 export const pageInputProblem = (input: string): InvalidRequest | null => {
   const raw = input.trim()
@@ -56,5 +57,12 @@ export const pageInputProblem = (input: string): InvalidRequest | null => {
   if (scheme !== null && scheme[1] !== "http" && scheme[1] !== "https") return refuse(raw, `has the scheme ${scheme[1]}:// (only http:// and https:// are fetched)`)
   const authority = raw.slice(scheme?.[0].length ?? 0).split(/[/?#]/)[0]
   if (authority.includes("@")) return refuse(raw, "has a user part (user@)")
+  if (scheme === null) {
+    // Not a full URL, so a bare domain: no port, nothing after the host but an optional "/"
+    // (a port or a page is named with a full http(s) URL).
+    if (/^(?:\[[^\]]*\]|[^:]*):\d*$/.test(authority)) return refuse(raw, "has a port (a bare domain takes none; name it in a full http(s) URL)")
+    const rest = raw.slice(authority.length)
+    if (rest !== "" && rest !== "/") return refuse(raw, "has a path or query (a bare domain takes none; name the page with a full http(s) URL)")
+  }
   return null
 }

@@ -50,6 +50,12 @@ export interface AppConfigShape {
   readonly databasePoolMax: number
   readonly dnsResolvers: ReadonlyArray<ResolverAddress>
   readonly dnsAuthPort: number
+  /**
+   * The ports a bare domain is fetched on by the page operations (PAGE_HTTPS_PORT 443 first, then
+   * PAGE_HTTP_PORT 80): labs and tests; a full URL names its own port.
+   */
+  readonly pageHttpsPort: number
+  readonly pageHttpPort: number
   readonly dnsTimeoutMs: number
   readonly dnssecTrustAnchors: Option.Option<string>
   readonly ctAggregatorUrl: string
@@ -113,6 +119,8 @@ const config = Config.all({
     Config.map((o) => parseResolverList(Option.getOrElse(o, systemResolvers)))
   ),
   dnsAuthPort: Config.integer("DNS_AUTH_PORT").pipe(Config.withDefault(53)),
+  pageHttpsPort: Config.integer("PAGE_HTTPS_PORT").pipe(Config.withDefault(443)),
+  pageHttpPort: Config.integer("PAGE_HTTP_PORT").pipe(Config.withDefault(80)),
   dnsTimeoutMs: Config.integer("DNS_TIMEOUT_MS").pipe(Config.withDefault(2000)),
   dnssecTrustAnchors: Config.string("DNSSEC_TRUST_ANCHORS").pipe(Config.option),
   ctAggregatorUrl: Config.string("CT_AGGREGATOR_URL").pipe(Config.withDefault("https://crt.sh")),

@@ -35,11 +35,14 @@ const tool = async (name: string, domain: string) => {
 
 const refusedEverywhere: ReadonlyArray<readonly [string, string]> = [
   ["ftp://x.example", "scheme ftp://"],
-  ["user@x.example", "user part"]
+  ["user@x.example", "user part"],
+  // not a full URL, so a bare domain: no port, no page (a full http(s) URL may name both)
+  ["host.example:25", "port"],
+  ["x.example/path", "path"],
+  ["x.example?q=1", "query"]
 ]
 const refusedForZones: ReadonlyArray<readonly [string, string]> = [
   ...refusedEverywhere,
-  ["host.example:25", "port"],
   ["https://x.example:8443/", "port"],
   ["https://x.example/path", "path"],
   ["https://x.example/?q=1", "query"],

@@ -227,19 +227,38 @@ describe("content freshness over HTTP", () => {
     expect(body.statusCode).toBe(404)
   })
 
+  // A bare domain is fetched on PAGE_HTTPS_PORT, then PAGE_HTTP_PORT (443 and 80 by default):
+  // here they name the test's servers; a port in a bare domain is refused (test/api/domain-param.test.ts).
   test("a bare domain is fetched over https first", async () => {
-    const { status, body } = await fresh(`localhost:${tlsOrigin.port}`)
-    expect(status).toBe(200)
-    expect(body.domain).toBe("localhost")
-    expect(body.url).toBe(`https://localhost:${tlsOrigin.port}/`)
-    expect(body.publishDate.date.slice(0, 10)).toBe(published)
+    const s = await startService({ pageHttpsPort: tlsOrigin.port, pageHttpPort: origin.port })
+    try {
+      const k = (await s.newKey("developer")).key
+      const res = await s.call("/v1/domain/content-freshness?domain=localhost", { key: k })
+      const body = (await res.json()) as any
+      expect(res.status).toBe(200)
+      expect(body.domain).toBe("localhost")
+      expect(body.url).toBe(`https://localhost:${tlsOrigin.port}/`)
+      expect(body.publishDate.date.slice(0, 10)).toBe(published)
+    } finally {
+      await s.stop()
+    }
   })
 
   test("a bare domain falls back to http when https cannot connect", async () => {
-    const { status, body } = await fresh(`127.0.0.1:${origin.port}/article`)
-    expect(status).toBe(200)
-    expect(body.url).toBe(`http://127.0.0.1:${origin.port}/article`)
-    expect(body.publishDate.date.slice(0, 10)).toBe(published)
+    // Nothing listens for https on the origin's address at the port the service tries first.
+    const closed = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } })
+    const httpsPort = closed.port
+    closed.stop(true)
+    const s = await startService({ pageHttpsPort: httpsPort, pageHttpPort: origin.port })
+    try {
+      const k = (await s.newKey("developer")).key
+      const res = await s.call("/v1/domain/content-freshness?domain=127.0.0.1", { key: k })
+      const body = (await res.json()) as any
+      expect(res.status).toBe(200)
+      expect(body.url).toBe(`http://127.0.0.1:${origin.port}/`)
+    } finally {
+      await s.stop()
+    }
   })
 
   test("an unencoded URL in the query string keeps its scheme", async () => {

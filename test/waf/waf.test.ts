@@ -17,6 +17,8 @@ let dns: TestDnsServer
 let key: string
 let replicas: ReturnType<typeof Bun.serve>
 let tlsReplica: ReturnType<typeof Bun.serve>
+/** The same answer over plain http, for the bare domain's http fallback. */
+let tlsReplicaPlain: ReturnType<typeof Bun.serve>
 const origins: Record<string, { server: ReturnType<typeof Bun.serve>; seen: Array<{ path: string; query: string; ua: string }> }> = {}
 
 const attack = (url: URL, req: Request) => {
@@ -64,6 +66,11 @@ beforeAll(async () => {
     hostname: "127.0.0.1",
     tls: { cert: leaf.cert, key: leaf.key },
     fetch: () => new Response("<html><body>tls</body></html>", { headers: { server: "cloudflare", "cf-ray": "8a1b2c3d4e5f6796-ZRH", "content-type": "text/html" } })
+  })
+  tlsReplicaPlain = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: () => new Response("<html><body>plain</body></html>", { headers: { server: "cloudflare", "cf-ray": "8a1b2c3d4e5f6797-ZRH", "content-type": "text/html" } })
   })
   startOrigin("blocking", (a) => a.sqli || a.xss || a.traversal || a.shellshock || a.scanner)
   startOrigin("passing", () => false)
@@ -125,6 +132,7 @@ afterAll(async () => {
   await svc?.stop()
   replicas?.stop(true)
   tlsReplica?.stop(true)
+  tlsReplicaPlain?.stop(true)
   for (const o of Object.values(origins)) o.server.stop(true)
   await dns?.close()
 })
@@ -216,16 +224,33 @@ describe("passive detection against provider replicas", () => {
 })
 
 describe("bare domains", () => {
+  // A bare domain is fetched on PAGE_HTTPS_PORT, then PAGE_HTTP_PORT (443 and 80 by default):
+  // here they name the test's servers; a port in a bare domain is refused (test/api/domain-param.test.ts).
+  const wafOn = async (domain: string, ports: { https: number; http: number }) => {
+    const s = await startService({ pageHttpsPort: ports.https, pageHttpPort: ports.http, dnsResolvers: [{ host: "127.0.0.1", port: dns.port }], dnsTimeoutMs: 1000 })
+    try {
+      const k = (await s.newKey("developer")).key
+      const res = await s.call(`/v1/domain/waf?domain=${domain}`, { key: k })
+      expect(res.status).toBe(200)
+      return (await res.json()) as any
+    } finally {
+      await s.stop()
+    }
+  }
+
   test("https is tried first and url echoes it", async () => {
-    const { body } = await waf(`localhost:${tlsReplica.port}`)
+    const body = await wafOn("localhost", { https: tlsReplica.port!, http: replicas.port! })
     expect(body.url).toBe(`https://localhost:${tlsReplica.port}/`)
     expect(body.domain).toBe("localhost")
     expect(body.primaryProvider).toBe("Cloudflare")
   })
 
   test("http is used when https cannot connect, and url says so", async () => {
-    const { body } = await waf(`127.0.0.1:${replicas.port}/r/cloudflare-pass`)
-    expect(body.url).toBe(`http://127.0.0.1:${replicas.port}/r/cloudflare-pass`)
+    const closed = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } })
+    const httpsPort = closed.port
+    closed.stop(true)
+    const body = await wafOn("127.0.0.1", { https: httpsPort, http: tlsReplicaPlain.port! })
+    expect(body.url).toBe(`http://127.0.0.1:${tlsReplicaPlain.port}/`)
     expect(body.primaryProvider).toBe("Cloudflare")
   })
 })

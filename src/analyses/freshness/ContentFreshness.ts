@@ -2,6 +2,7 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import type { InvalidRequest, TargetForbidden, UpstreamUnavailable } from "../../kernel/errors"
 import { HttpProbe } from "../../adapters/probe/HttpProbe"
+import { AppConfig } from "../../platform/Config"
 import { fetchPage, pageTarget, unreachable } from "../page/target"
 import type { FreshnessReport } from "./analyze"
 import { decodeHtml } from "./decode"
@@ -25,8 +26,10 @@ export class ContentFreshness extends Context.Tag("domain-intel/ContentFreshness
     this,
     Effect.gen(function*() {
       const probe = yield* HttpProbe
+      const config = yield* AppConfig
+      const ports = { https: config.pageHttpsPort, http: config.pageHttpPort }
       const analyze = Effect.fn("ContentFreshness.analyze")(function*(domain: string) {
-        const target = pageTarget(domain)
+        const target = pageTarget(domain, ports)
         if (target instanceof Error) return yield* target
         const outcome = yield* fetchPage(target, {
           method: "GET",

@@ -20,7 +20,13 @@ export interface PageTarget {
   readonly fallback: string | null
 }
 
-export const pageTarget = (input: string): PageTarget | InvalidRequest | TargetForbidden => {
+/** Where a bare domain is fetched: https on the first port, then http on the second (PAGE_HTTPS_PORT, PAGE_HTTP_PORT). */
+export interface PagePorts {
+  readonly https: number
+  readonly http: number
+}
+
+export const pageTarget = (input: string, ports: PagePorts = { https: 443, http: 80 }): PageTarget | InvalidRequest | TargetForbidden => {
   const raw = input.trim()
   const problem = pageInputProblem(raw)
   if (problem !== null) return problem
@@ -30,8 +36,10 @@ export const pageTarget = (input: string): PageTarget | InvalidRequest | TargetF
   if (explicit) return { host: parsed.host, explicit, first: parsed.url.href, fallback: null }
   const https = new URL(parsed.url.href)
   https.protocol = "https:"
-  if (https.port === "80") https.port = ""
-  return { host: parsed.host, explicit, first: https.href, fallback: parsed.url.href }
+  https.port = ports.https === 443 ? "" : String(ports.https)
+  const http = new URL(parsed.url.href)
+  http.port = ports.http === 80 ? "" : String(ports.http)
+  return { host: parsed.host, explicit, first: https.href, fallback: http.href }
 }
 
 /** Errors after which the plain-http fallback is worth a try: nothing answered over TLS. */

@@ -6,6 +6,7 @@ import { Context, Effect, Layer } from "effect"
 import { isIP } from "node:net"
 import { getDomain } from "tldts"
 import { AuditTokens } from "./AuditTokens"
+import { AppConfig } from "../../platform/Config"
 import { ActiveProbe as ActiveProbeSchema, ProviderOut as ProviderOutSchema, WafReport as WafReportSchema } from "./schema"
 import { DnsResolver } from "../../adapters/dns/DnsResolver"
 import type { InvalidRequest, TargetForbidden } from "../../kernel/errors"
@@ -80,6 +81,7 @@ export class WafDetection extends Context.Tag("domain-intel/WafDetection")<WafDe
     Effect.gen(function*() {
       const probe = yield* HttpProbe
       const resolver = yield* DnsResolver
+      const config = yield* AppConfig
       const auditTokens = yield* AuditTokens
 
       /** Ownership: an audit token for this domain, else the TXT record on the host or its registrable domain. */
@@ -127,7 +129,7 @@ export class WafDetection extends Context.Tag("domain-intel/WafDetection")<WafDe
       })
 
       const detect = Effect.fn("WafDetection.detect")(function*(input: { readonly domain: string; readonly activeProbe: boolean; readonly auditToken: string | undefined }) {
-        const target = pageTarget(input.domain)
+        const target = pageTarget(input.domain, { https: config.pageHttpsPort, http: config.pageHttpPort })
         if (target instanceof Error) return yield* target
         const outcome = yield* fetchPage(target, {
           method: "GET",

@@ -10,6 +10,7 @@ import m0020 from "./0020_webhook_secrets"
 import m0040 from "./0040_accounts"
 import m0050 from "./0050_monitors"
 import m0060 from "./0060_monitor_rollups"
+import m0070 from "./0070_request_log_lean"
 
 export const migrations = {
   "0001_init": m0001,
@@ -19,5 +20,6 @@ export const migrations = {
   "0020_webhook_secrets": m0020,
   "0040_accounts": m0040,
   "0050_monitors": m0050,
-  "0060_monitor_rollups": m0060
+  "0060_monitor_rollups": m0060,
+  "0070_request_log_lean": m0070
 }
