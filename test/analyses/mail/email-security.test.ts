@@ -9,6 +9,7 @@ import { Option } from "effect"
 import * as dgram from "node:dgram"
 import type * as net from "node:net"
 import { parseResolverList } from "../../../src/platform/Config"
+import { until } from "../../support/process"
 import { startService, type TestService } from "../../support/service"
 import { startMailLab, type MailLab } from "./mailLab"
 
@@ -27,7 +28,10 @@ beforeAll(async () => {
     extraCaCerts: Option.some(ml.pki.caCertPath),
     smtpPort: ml.smtpPort,
     smtpTimeoutMs: 1500,
-    mtaStsTimeoutMs: 1500
+    mtaStsTimeoutMs: 1500,
+    // email_security monitors (10x the minimum interval) run within seconds here
+    monitorMinIntervalS: 1,
+    alertEvalIntervalMs: 3_600_000
   })
   key = (await svc.newKey("developer")).key
 }, 120_000)
@@ -196,4 +200,29 @@ describe("Email security when the service's own resolver is down", () => {
       silent.close()
     }
   }, 20_000)
+})
+
+describe("the email_security monitor kind", () => {
+  test("a run is this operation's report, judged by grade_below", async () => {
+    const create = async (name: string, target: string) => {
+      const r = await svc.call("/v1/monitors", {
+        method: "POST", key, headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name, kind: "email_security", target, interval_seconds: 10, cooldown_minutes: 0, conditions: { grade_below: "A", record_changed: true } })
+      })
+      expect(r.status).toBe(201)
+      return ((await r.json()) as any).monitor
+    }
+    const good = await create("good", "good.lab")
+    const weak = await create("weak", "nodmarc.lab")
+    const first = (id: string) =>
+      until(async () => ((await (await svc.call(`/v1/monitors/${id}/results`, { key })).json()) as any).results[0], `the first run of ${id}`, 40_000)
+    const g = await first(good.id)
+    expect(g.ok).toBe(true)
+    expect(g.report.domain).toBe("good.lab")
+    expect(g.report.grade).toBe("A")
+    const w = await first(weak.id)
+    expect(w.ok).toBe(false)
+    expect(w.summary).toContain("below A")
+    expect(w.report.findings.some((f: any) => f.check === "dmarc")).toBe(true)
+  }, 60_000)
 })
