@@ -75,6 +75,19 @@ export const stat = (label: string, value: Child, note?: Child) =>
 
 export const errorBox = (message: string) => h("p", { class: "error", role: "alert" }, message)
 
+/** A form's submission: the button disabled while `run` runs, its failure shown in `status`. */
+export const submitting = async (submit: HTMLButtonElement, status: HTMLElement, run: () => Promise<void>): Promise<void> => {
+  submit.disabled = true
+  status.replaceChildren()
+  try {
+    await run()
+  } catch (err) {
+    status.replaceChildren(errorBox(err instanceof Error ? err.message : String(err)))
+  } finally {
+    submit.disabled = false
+  }
+}
+
 export const fmt = {
   num: (n: number, digits = 0) => (Number.isFinite(n) ? n.toLocaleString("en-US", { maximumFractionDigits: digits }) : "–"),
   pct: (n: number) => (Number.isFinite(n) ? `${n.toLocaleString("en-US", { maximumFractionDigits: 1 })} %` : "–"),

@@ -3,7 +3,7 @@
  * Monitors and "Monitors: more kinds"). Create sends every field; edit sends a PATCH of the
  * fields (the kind is fixed once created). The kinds listed are the service's kind table's.
  */
-import { field, h } from "../dom"
+import { field, h, submitting } from "../dom"
 import { channelText, parseChannels, type Channel } from "./ruleForm"
 
 type Control =
@@ -221,15 +221,7 @@ export const monitorForm = (options: {
         // No condition chosen: on create the kind's defaults apply; an edit keeps the current ones.
         if (Object.keys(c).length > 0) body.conditions = c
         if (!m) body.kind = kind.value
-        submit.disabled = true
-        status.replaceChildren()
-        try {
-          await options.onSubmit(body)
-        } catch (err) {
-          status.replaceChildren(h("p", { class: "error", role: "alert" }, err instanceof Error ? err.message : String(err)))
-        } finally {
-          submit.disabled = false
-        }
+        await submitting(submit, status, () => options.onSubmit(body))
       }
     },
     h(

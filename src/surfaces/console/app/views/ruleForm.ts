@@ -1,5 +1,5 @@
 /** The alert rule form, for create (all fields) and edit (PATCH of the changed fields). */
-import { field, h } from "../dom"
+import { field, h, submitting } from "../dom"
 
 export const METRICS = ["request_count", "error_rate", "p95_latency_ms", "avg_latency_ms", "quota_percentage_used", "cache_hit_rate"] as const
 export const OPERATORS = { gt: ">", gte: "≥", lt: "<", lte: "≤" } as const
@@ -69,15 +69,7 @@ export const ruleForm = (options: {
           body.metric = metric.value
           body.enabled = enabled.checked
         }
-        submit.disabled = true
-        status.replaceChildren()
-        try {
-          await options.onSubmit(body)
-        } catch (err) {
-          status.replaceChildren(h("p", { class: "error", role: "alert" }, err instanceof Error ? err.message : String(err)))
-        } finally {
-          submit.disabled = false
-        }
+        await submitting(submit, status, () => options.onSubmit(body))
       }
     },
     h(
