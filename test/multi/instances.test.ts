@@ -37,6 +37,31 @@ const count = (org: string, where = "") =>
   Number(pg.psql(url.split("/").pop()!, `SELECT COUNT(*) FROM request_log r JOIN organizations o ON o.id = r.org_id WHERE o.name = '${org}' ${where}`).trim())
 
 describe("two instances on one PostgreSQL database", () => {
+  test("started together on the empty database: both stay up, and only one creates and prints the bootstrap key", async () => {
+    for (const x of both()) expect((await x.call("/readyz")).status).toBe(200)
+    expect([a, b].map((x) => x.child.exitCode)).toEqual([null, null])
+    const printed = [a, b].filter((x) => /^di_[0-9a-f]{16}_/m.test(x.stdout()))
+    expect(printed.length).toBe(1)
+    const db = url.split("/").pop()!
+    expect(pg.psql(db, "SELECT name || ':' || plan FROM organizations").trim()).toBe("default:enterprise")
+    expect(pg.psql(db, "SELECT COUNT(*) FROM api_keys").trim()).toBe("1")
+    // and the key it printed works on both
+    const key = /^(di_[0-9a-f]{16}_\S+)$/m.exec(printed[0].stdout())![1]
+    for (const x of both()) expect((await x.call("/v1/alerts/rules", { key })).status).toBe(200)
+  })
+
+  test("keys create racing for one new organization: every call succeeds, on one organization", async () => {
+    const runs = await Promise.all(Array.from({ length: 4 }, () =>
+      new Promise<number | null>((done) =>
+        Bun.spawn([process.execPath, "src/main.ts", "keys", "create", "--org", "racing", "--plan", "pro"], {
+          cwd: root, env: baseEnv(url), stdout: "ignore", stderr: "inherit", onExit: (_p, code) => done(code)
+        }))))
+    expect(runs).toEqual([0, 0, 0, 0])
+    const db = url.split("/").pop()!
+    expect(pg.psql(db, "SELECT COUNT(*) FROM organizations WHERE name = 'racing'").trim()).toBe("1")
+    expect(pg.psql(db, "SELECT COUNT(*) FROM api_keys k JOIN organizations o ON o.id = k.org_id WHERE o.name = 'racing'").trim()).toBe("4")
+  }, 60_000)
+
   test("requests spread over both: the usage report and the log count every one", async () => {
     const key = createKey(url, "spread", "developer")
     const statuses = await spread(300, 16, (i) => both()[i % 2].call("/v1/alerts/rules", { key }).then((r) => r.status))

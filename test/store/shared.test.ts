@@ -118,6 +118,40 @@ for (const kind of kinds) {
       }
     }, 60_000)
 
+    test("accounts: instances bootstrapping one empty store at once create one organization and one key", async () => {
+      const url = await kind.newDatabase()
+      const [a, b] = [instance(url), instance(url)]
+      try {
+        const boot = (db: typeof a) =>
+          db.run(Effect.forEach(Array.from({ length: 4 }), () => Effect.flatMap(Keys, (k) => k.bootstrap()), { concurrency: 4 }))
+        const keys = (await Promise.all([boot(a), boot(b)])).flat().filter((o) => o._tag === "Some")
+        expect(keys.length).toBe(1)
+        expect(await a.sql((sql) => sql`SELECT name, plan FROM organizations`)).toEqual([{ name: "default", plan: "enterprise" }])
+        expect((await a.sql((sql) => sql`SELECT id FROM api_keys`)).length).toBe(1)
+        // a later start finds the store bootstrapped
+        expect((await b.run(Effect.flatMap(Keys, (k) => k.bootstrap())))._tag).toBe("None")
+      } finally {
+        await Promise.all([a.stop(), b.stop()])
+      }
+    }, 30_000)
+
+    test("accounts: upserts racing for one new organization all answer with it", async () => {
+      const url = await kind.newDatabase()
+      const [a, b] = [instance(url), instance(url)]
+      try {
+        const upsert = (db: typeof a) =>
+          db.run(Effect.forEach(Array.from({ length: 6 }), () => Effect.flatMap(Keys, (k) => k.upsertOrg("racing", "pro")), { concurrency: 6 }))
+        const orgs = (await Promise.all([upsert(a), upsert(b)])).flat()
+        expect(new Set(orgs.map((o) => o.id)).size).toBe(1)
+        expect((await a.sql((sql) => sql`SELECT id FROM organizations WHERE name = 'racing'`)).map((r) => r.id)).toEqual([orgs[0].id])
+        // another plan is still refused, not silently taken
+        const refused = await a.run(Effect.flip(Effect.flatMap(Keys, (k) => k.upsertOrg("racing", "free"))))
+        expect(refused._tag).toBe("AccountRefused")
+      } finally {
+        await Promise.all([a.stop(), b.stop()])
+      }
+    }, 30_000)
+
     test("lease: of twenty concurrent takers across two instances exactly one holds it", async () => {
       const url = await kind.newDatabase()
       const [a, b] = [instance(url), instance(url)]

@@ -90,25 +90,33 @@ export class Keys extends Effect.Service<Keys>()("domain-intel/Keys", {
         Effect.map((rows) => Option.fromNullable(rows[0]))
       )
 
+    /** The organization as it exists, unless another plan was asked for. */
+    const samePlan = (existing: Organization, name: string, plan: Plan) =>
+      existing.plan === plan ? Effect.succeed(existing) : Effect.fail(
+        new AccountRefused({
+          message: `organization '${name}' exists on the ${existing.plan} plan, not ${plan}; ` +
+            `change it with: orgs set-plan --org ${name} --plan ${plan}`
+        })
+      )
+
     /**
      * Creates the organization if missing. An existing one keeps its plan: asking for another
      * plan is refused (plans change only through `orgs set-plan`).
      */
     const upsertOrg = Effect.fn("Keys.upsertOrg")(function*(name: string, plan: Plan) {
       const existing = yield* findOrg(name)
-      if (Option.isSome(existing)) {
-        if (existing.value.plan !== plan) {
-          return yield* new AccountRefused({
-            message: `organization '${name}' exists on the ${existing.value.plan} plan, not ${plan}; ` +
-              `change it with: orgs set-plan --org ${name} --plan ${plan}`
-          })
-        }
-        return existing.value
-      }
+      if (Option.isSome(existing)) return yield* samePlan(existing.value, name, plan)
       const org: Organization = { id: `org_${newId()}`, name, plan }
       const now = yield* Clock.currentTimeMillis
-      yield* sql`INSERT INTO organizations ${sql.insert({ ...org, created_at: now })}`
-      return org
+      // Two commands (or instances) creating one name at once: the second insert yields to the
+      // first, and this call answers as if the winner's organization had existed before.
+      const inserted = yield* sql<{ id: string }>`INSERT INTO organizations ${
+        sql.insert({ ...org, created_at: now })
+      } ON CONFLICT (name) DO NOTHING RETURNING id`
+      if (inserted.length > 0) return org
+      const winner = yield* findOrg(name)
+      if (Option.isNone(winner)) return yield* Effect.dieMessage(`organization '${name}' conflicted but is absent`)
+      return yield* samePlan(winner.value, name, plan)
     })
 
     /** A new key for an existing organization. */
@@ -216,11 +224,25 @@ export class Keys extends Effect.Service<Keys>()("domain-intel/Keys", {
     })
 
     /** On a store with no organization at all: the `default` enterprise org and its first key. */
+    /**
+     * The first organization of an empty store and its key, once: instances starting together
+     * on one empty database race here, and only the one whose insert lands creates (and prints)
+     * a key. The organization and its key commit together, so a crash between them cannot leave
+     * an organization without its key.
+     */
     const bootstrap = Effect.fn("Keys.bootstrap")(function*() {
-      const rows = yield* sql<{ n: number }>`SELECT COUNT(*) AS n FROM organizations`
-      if (Number(rows[0].n) > 0) return Option.none<string>()
-      const { key } = yield* issueKey("default", "enterprise", { name: "bootstrap" })
-      return Option.some(key)
+      const org: Organization = { id: `org_${newId()}`, name: "default", plan: "enterprise" }
+      const now = yield* Clock.currentTimeMillis
+      return yield* sql.withTransaction(Effect.gen(function*() {
+        // SQLite needs the WHERE in an INSERT … SELECT before ON CONFLICT (its upsert grammar).
+        const created = yield* sql<{ id: string }>`INSERT INTO organizations (id, name, plan, created_at)
+          SELECT ${org.id}, ${org.name}, ${org.plan}, ${now}
+          WHERE NOT EXISTS (SELECT 1 FROM organizations)
+          ON CONFLICT (name) DO NOTHING RETURNING id`
+        if (created.length === 0) return Option.none<string>()
+        const { key } = yield* insertKey(org, { name: "bootstrap" })
+        return Option.some(key)
+      }))
     })
 
     const orgById = (id: string) =>
