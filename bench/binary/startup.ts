@@ -2,10 +2,10 @@
  * Start-up time (spawn → first 200 from /healthz) and idle RSS of the compiled `domain-intel`
  * binary, next to a bare Bun.serve binary, in one run:
  *
- *   ./node_modules/.bin/bun bench/binary/startup.ts [--runs 7] [--flags "--minify --bytecode"] [--before REF]
+ *   ./node_modules/.bin/bun bench/binary/startup.ts [--runs 7] [--before REF]
  *
- * Each binary is built with `bun build --compile` and the same flags (default
- * `--minify --bytecode`, as docs/operating.md recommends), started RUNS times on a fresh SQLite file in an
+ * The service is built as `npm run build` builds it (scripts/build.ts: two passes, the second
+ * laid out by a profile run); the bare binary with the same compiler flags. Each is started RUNS times on a fresh SQLite file in an
  * empty directory (a copy of an already migrated store, as on every start but the first;
  * `--fresh` starts on an empty one), polled every 2 ms; RSS is read from /proc/<pid>/status after 3 s idle.
  * Prints the median and range of each. `--before REF` also builds the service at that git
@@ -13,10 +13,11 @@
  * binaries take turns run by run, so a busy machine weighs on all of them alike.
  */
 import { spawn, spawnSync } from "node:child_process"
-import { copyFileSync, mkdtempSync, readFileSync, statSync, symlinkSync } from "node:fs"
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, statSync, symlinkSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { BUILD_FLAGS, buildBinary } from "../../scripts/build"
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`)
@@ -24,7 +25,7 @@ const arg = (name: string, fallback: string) => {
 }
 const runs = Number(arg("runs", "7"))
 const root = resolve(import.meta.dir, "../..")
-const flags = arg("flags", "--minify --bytecode").split(" ").filter(Boolean)
+const flags = BUILD_FLAGS.filter((f) => f !== "--compile")
 const work = mkdtempSync(join(tmpdir(), "di-startup-"))
 
 const build = (entry: string, out: string, extra: ReadonlyArray<string>) => {
@@ -100,7 +101,10 @@ const buildAt = (ref: string) => {
   git("worktree", "add", "--detach", dir, ref)
   try {
     symlinkSync(join(root, "node_modules"), join(dir, "node_modules"))
-    const r = spawnSync(process.execPath, ["build", "--compile", ...flags, "src/main.ts", "--outfile", join(work, "domain-intel-before")], { cwd: dir, encoding: "utf8" })
+    // That commit's own build: its scripts/build.ts when it has one, else the flags it used then.
+    const r = existsSync(join(dir, "scripts", "build.ts"))
+      ? spawnSync(process.execPath, ["scripts/build.ts", "--outfile", join(work, "domain-intel-before")], { cwd: dir, encoding: "utf8" })
+      : spawnSync(process.execPath, ["build", "--compile", "--minify", "--bytecode", "src/main.ts", "--outfile", join(work, "domain-intel-before")], { cwd: dir, encoding: "utf8" })
     if (r.status !== 0) throw new Error(`build at ${ref} failed: ${r.stderr}`)
   } finally {
     git("worktree", "remove", "--force", dir)
@@ -108,7 +112,8 @@ const buildAt = (ref: string) => {
   return { commit, binary: join(work, "domain-intel-before") }
 }
 
-const service = build("src/main.ts", join(work, "domain-intel"), flags)
+const service = join(work, "domain-intel")
+await buildBinary(service)
 const fresh = process.argv.includes("--fresh")
 const template = join(work, "template.db")
 const migrated = spawnSync(service, ["keys", "create", "--org", "bench", "--plan", "free"], { cwd: work, env: { PATH: "/usr/bin:/bin", DATABASE_URL: `sqlite:${template}` } })

@@ -1,13 +1,14 @@
 /**
  * Where `domain-intel serve` spends its start-up in the compiled binary, step by step:
  *
- *   ./node_modules/.bin/bun bench/binary/steps.ts [--runs 5] [--flags "--minify --bytecode"]
+ *   ./node_modules/.bin/bun bench/binary/steps.ts [--runs 5] [--flags "--minify --bytecode --compile-jit-policy=3"]
  *
  * Builds bench/binary/steps-entry.ts (which imports the big dependencies one after another, then
  * builds serve's layers) with the same flags as the service, runs it RUNS times on a copy of a
  * migrated SQLite store, and prints per step the median time since process start, the median time
  * the step itself took, and the median RSS after it.
  */
+import { BUILD_FLAGS } from "../../scripts/build"
 import { spawnSync } from "node:child_process"
 import { copyFileSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -18,7 +19,7 @@ const arg = (name: string, fallback: string) => {
   return i > 0 ? process.argv[i + 1] : fallback
 }
 const runs = Number(arg("runs", "5"))
-const flags = arg("flags", "--minify --bytecode").split(" ").filter(Boolean)
+const flags = arg("flags", BUILD_FLAGS.filter((f) => f !== "--compile").join(" ")).split(" ").filter(Boolean)
 const root = resolve(import.meta.dir, "../..")
 const work = mkdtempSync(join(tmpdir(), "di-steps-"))
 

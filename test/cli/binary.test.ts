@@ -15,11 +15,11 @@ const work = mkdtempSync(join(tmpdir(), "di-bin-"))
 const binary = join(work, "domain-intel")
 let origin: ReturnType<typeof Bun.serve>
 
-beforeAll(() => {
-  buildBinary(join(work, "build", "domain-intel"))
+beforeAll(async () => {
+  await buildBinary(join(work, "build", "domain-intel"))
   copyFileSync(join(work, "build", "domain-intel"), binary)
   origin = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("hello", { headers: { server: "bin-origin" } }) })
-})
+}, 120_000)
 afterAll(() => origin?.stop(true))
 
 // A bare environment: no Bun, no node_modules reachable.

@@ -18,7 +18,7 @@ const binary = join(work, "domain-intel")
 let browser: Browser
 
 beforeAll(async () => {
-  buildBinary(binary) // the flags of `npm run build`
+  await buildBinary(binary) // the flags of `npm run build`
   browser = await launch()
 }, 180_000)
 afterAll(async () => {

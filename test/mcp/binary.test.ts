@@ -28,7 +28,7 @@ const env = (extra: Record<string, string> = {}): Record<string, string> =>
   fixtureEnv(fx, { path: "/usr/bin:/bin", home: work, databaseFile: join(work, "bin.db") }, extra)
 
 beforeAll(async () => {
-  buildBinary(join(work, "build", "domain-intel"))
+  await buildBinary(join(work, "build", "domain-intel"))
   copyFileSync(join(work, "build", "domain-intel"), binary)
   fx = await startFixtures()
   const k = spawnSync(binary, ["keys", "create", "--org", "desktop", "--plan", "pro"], { cwd: work, env: env(), encoding: "utf8", timeout: 30_000 })

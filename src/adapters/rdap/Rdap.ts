@@ -7,7 +7,6 @@
 import { Clock, Context, Effect, Layer, Option, Ref } from "effect"
 import { getDomain } from "tldts"
 import { AppConfig } from "../../platform/Config"
-import bundled from "./rdap-bootstrap.json"
 import { ToolFailure } from "../../kernel/ToolFailure"
 import { Outbound } from "../probe/Outbound"
 import {
@@ -29,6 +28,14 @@ export const BOOTSTRAP_RETRY_MS = 5 * 60 * 1000
 const RDAP_TIMEOUT_MS = 8000
 const RDAP_MAX_BYTES = 2 * 1024 * 1024
 
+/**
+ * The bundled IANA file (65 kB of JSON), read and parsed when a lookup first needs it rather
+ * than at start (docs/operating.md, "The binary"); `require` of a JSON file is bundled into the
+ * binary and evaluated at that call.
+ */
+let bundledCache: Bootstrap | undefined
+const bundledBootstrap = (): Bootstrap => (bundledCache ??= parseBootstrap(require("./rdap-bootstrap.json")))
+
 interface BootstrapState {
   readonly bootstrap: Bootstrap
   readonly source: "fetched" | "bundled"
@@ -43,7 +50,6 @@ export class Rdap extends Context.Tag("domain-intel/Rdap")<Rdap, {
     Effect.gen(function*() {
       const config = yield* AppConfig
       const outbound = yield* Outbound
-      const bundledBootstrap = parseBootstrap(bundled)
       const state = yield* Ref.make<BootstrapState | undefined>(undefined)
       const lock = yield* Effect.makeSemaphore(1)
 
@@ -85,7 +91,7 @@ export class Rdap extends Context.Tag("domain-intel/Rdap")<Rdap, {
             return { bootstrap: fetched.value, source: "fetched" as const }
           }
           // Keep a previously fetched copy over the bundled one, but retry soon.
-          const fallback = current?.source === "fetched" ? current.bootstrap : bundledBootstrap
+          const fallback = current?.source === "fetched" ? current.bootstrap : bundledBootstrap()
           const kept: BootstrapState = { bootstrap: fallback, source: current?.source === "fetched" ? "fetched" : "bundled", until: now + BOOTSTRAP_RETRY_MS }
           yield* Ref.set(state, kept)
           return { bootstrap: fallback, source: current?.source === "fetched" ? "cached" as const : "bundled" as const }

@@ -2,8 +2,14 @@
  * Certificate facts from DER (pure): names, dates, key, signature algorithm and the embedded
  * SCT list (extension 1.3.6.1.4.1.11129.2.4.2, RFC 6962 §3.3) parsed with @peculiar/x509.
  */
-import { x509 } from "../pkix/peculiar"
 import { X509Certificate } from "node:crypto"
+
+/**
+ * The x509 stack, evaluated on the first certificate rather than at start (its ~20 ms and ~5 MB;
+ * docs/operating.md, "The binary"). `require` keeps `certFacts` synchronous; the bundle evaluates
+ * the module at this call, once.
+ */
+const stack = (): typeof import("../pkix/peculiar") => require("../pkix/peculiar")
 
 export const SCT_LIST_OID = "1.3.6.1.4.1.11129.2.4.2"
 
@@ -60,6 +66,7 @@ export interface CertFacts {
 const curveBits: Record<string, number> = { "P-256": 256, "P-384": 384, "P-521": 521, prime256v1: 256, secp384r1: 384, secp521r1: 521 }
 
 export const certFacts = (der: Uint8Array): CertFacts => {
+  const { x509 } = stack()
   const cert = new x509.X509Certificate(der)
   const node = new X509Certificate(der)
   const sanExt = cert.getExtension(x509.SubjectAlternativeNameExtension)

@@ -3,7 +3,7 @@
  * Tests provide `AppLive` with their own configuration and a server on a random loopback port.
  */
 import { HttpApiBuilder, HttpApp, HttpMiddleware, HttpRouter, HttpServer } from "@effect/platform"
-import { Effect, FiberRef, Layer, Option } from "effect"
+import { Duration, Effect, FiberRef, Layer, Option } from "effect"
 import { AlertsLive } from "../handlers/alerts"
 import { AlertsWorkers } from "../../product/alerts/Workers"
 import { Api } from "../api/Api"
@@ -91,8 +91,22 @@ const GroupsLive = Layer.mergeAll(AccountLive, SystemLive, NetworkLive, Analytic
   Layer.provide(AnalysesLive)
 )
 
-/** Background fibers (alert evaluator and outbox, request-log pruning, monitor scheduler), scoped to the server. */
-const WorkersLive = Layer.mergeAll(AlertsWorkers, AnalyticsWorkers, MonitorsWorkers)
+/**
+ * Background fibers (alert evaluator and outbox, request-log pruning, monitor scheduler), scoped
+ * to the server. They start half a second after their layer is built, so about when the listener
+ * is bound: their first passes (pruning, the rollup backfill, the first claim) are the coldest
+ * code the process runs, and a starting server answers its health check first (docs/operating.md,
+ * "The binary"). A worker that cannot start is logged; the server keeps serving.
+ */
+const WORKERS_START_DELAY = Duration.millis(500)
+const WorkersLive = Layer.scopedDiscard(
+  Effect.flatMap(Effect.scope, (scope) =>
+    Layer.buildWithScope(Layer.mergeAll(AlertsWorkers, AnalyticsWorkers, MonitorsWorkers), scope).pipe(
+      Effect.delay(WORKERS_START_DELAY),
+      Effect.catchAllCause((cause) => Effect.logError("background workers failed to start", cause)),
+      Effect.forkScoped
+    ))
+)
 
 const ApiLive = HttpApiBuilder.api(Api).pipe(
   Layer.provide(GroupsLive),
