@@ -10,7 +10,7 @@
 import { Effect, Fiber, Option } from "effect"
 import type { InvalidRequest, TargetForbidden } from "../../kernel/errors"
 import { GET_BODY_CAP } from "../network/HttpCheck"
-import { HttpProbe, type ProbeOutcome } from "../../adapters/probe/HttpProbe"
+import { HttpProbe, type HttpProbeShape, type ProbeOutcome } from "../../adapters/probe/HttpProbe"
 import type { Hop, Retrieval, Session } from "./retrieval"
 
 /** Each session's whole chain, as the Observatory's own abort signal (10 s). */
@@ -37,6 +37,7 @@ interface Chain {
  * null when any hop fails (no answer, a refused redirect target, an unusable Location).
  */
 const chain = (
+  fetch: HttpProbeShape["fetch"],
   url: string,
   method: "GET" | "OPTIONS",
   headers: ReadonlyArray<readonly [string, string]>,
@@ -45,7 +46,6 @@ const chain = (
   pageHop?: (url: string) => Effect.Effect<ProbeOutcome, InvalidRequest | TargetForbidden>
 ) =>
   Effect.gen(function*() {
-    const probe = yield* HttpProbe
     const started = performance.now()
     const hops: Array<Hop> = []
     let verified = true
@@ -56,7 +56,7 @@ const chain = (
       if (left <= 0) return null
       const request = pageHop && verb === "GET" && headers === PAGE_HEADERS
         ? pageHop(current)
-        : probe.fetch({ url: current, method: verb, headers, timeoutMs: left, followRedirects: false, maxBodyBytes: GET_BODY_CAP, decompress: true })
+        : fetch({ url: current, method: verb, headers, timeoutMs: left, followRedirects: false, maxBodyBytes: GET_BODY_CAP, decompress: true })
       const fetched: ProbeOutcome | null = yield* request.pipe(
         // The first hop's refusal is the caller's (the target itself is forbidden).
         Effect.catchAll((e) => (hops.length === 0 ? Effect.fail(e) : Effect.succeed(null)))
@@ -96,21 +96,23 @@ export interface ScanTarget {
 export const retrieve = (target: ScanTarget) =>
   Effect.gen(function*() {
     const probe = yield* HttpProbe
+    // Every request of the scan goes to the same hosts: each name is resolved once, shared.
+    const fetch = yield* probe.sharingLookups
     const securityTxtUrl = new URL("/.well-known/security.txt", target.httpsUrl).href
     // The same page request made twice in one scan is made once: http://host/ usually redirects
     // to https://host/, which the https session fetches at the same moment. The Observatory
     // fetches it twice; a server answers the same request the same way, and this saves a round trip.
     const pageHop = yield* Effect.cachedFunction((url: string) =>
-      probe.fetch({ url, method: "GET", headers: PAGE_HEADERS, timeoutMs: SESSION_TIMEOUT_MS, followRedirects: false, maxBodyBytes: GET_BODY_CAP, decompress: true })
+      fetch({ url, method: "GET", headers: PAGE_HEADERS, timeoutMs: SESSION_TIMEOUT_MS, followRedirects: false, maxBodyBytes: GET_BODY_CAP, decompress: true })
     )
     // The preflight usually goes to https://host/ (the graded page when it does not redirect):
     // sent at once, and used when that is where it belongs.
-    const early = yield* Effect.fork(chain(target.httpsUrl, "OPTIONS", PREFLIGHT_HEADERS, SESSION_TIMEOUT_MS).pipe(Effect.catchAll(() => Effect.succeed(null))))
+    const early = yield* Effect.fork(chain(fetch, target.httpsUrl, "OPTIONS", PREFLIGHT_HEADERS, SESSION_TIMEOUT_MS).pipe(Effect.catchAll(() => Effect.succeed(null))))
     const bounded = <A, E, R>(e: Effect.Effect<A | null, E, R>) => e.pipe(Effect.timeoutOption(SESSION_TIMEOUT_MS), Effect.map(Option.getOrNull))
     const [http, https, txt] = yield* Effect.all([
-      bounded(chain(target.httpUrl, "GET", PAGE_HEADERS, SESSION_TIMEOUT_MS, pageHop)),
-      bounded(chain(target.httpsUrl, "GET", PAGE_HEADERS, SESSION_TIMEOUT_MS, pageHop)),
-      chain(securityTxtUrl, "GET", [["Accept", "text/plain"]], SESSION_TIMEOUT_MS).pipe(Effect.catchAll(() => Effect.succeed(null)))
+      bounded(chain(fetch, target.httpUrl, "GET", PAGE_HEADERS, SESSION_TIMEOUT_MS, pageHop)),
+      bounded(chain(fetch, target.httpsUrl, "GET", PAGE_HEADERS, SESSION_TIMEOUT_MS, pageHop)),
+      chain(fetch, securityTxtUrl, "GET", [["Accept", "text/plain"]], SESSION_TIMEOUT_MS).pipe(Effect.catchAll(() => Effect.succeed(null)))
     ], { concurrency: "unbounded" })
     const graded = https ?? http
     let cors: Retrieval["cors"] = null
@@ -120,14 +122,14 @@ export const retrieve = (target: ScanTarget) =>
       let corsUrl = last
       let robots: Chain | null = null
       if (!graded.verified) {
-        robots = yield* chain(new URL("/robots.txt", https ? target.httpsUrl : target.httpUrl).href, "GET", ROBOTS_HEADERS, SESSION_TIMEOUT_MS)
+        robots = yield* chain(fetch, new URL("/robots.txt", https ? target.httpsUrl : target.httpUrl).href, "GET", ROBOTS_HEADERS, SESSION_TIMEOUT_MS)
           .pipe(Effect.catchAll(() => Effect.succeed(null)))
         const status = robots?.hops[robots.hops.length - 1].status ?? 0
         if (robots && status >= 200 && status < 300) corsUrl = robots.hops[0].url
       }
       const pre = corsUrl === target.httpsUrl
         ? yield* Fiber.join(early)
-        : yield* chain(corsUrl, "OPTIONS", PREFLIGHT_HEADERS, SESSION_TIMEOUT_MS).pipe(Effect.catchAll(() => Effect.succeed(null)))
+        : yield* chain(fetch, corsUrl, "OPTIONS", PREFLIGHT_HEADERS, SESSION_TIMEOUT_MS).pipe(Effect.catchAll(() => Effect.succeed(null)))
       const answer = pre?.hops[pre.hops.length - 1]
       // Only a 2xx answer reaches the Observatory's test (its client rejects the others).
       if (answer && answer.status >= 200 && answer.status < 300) cors = { rawHeaders: answer.rawHeaders, origin: CORS_ORIGIN }
@@ -146,4 +148,4 @@ export const retrieve = (target: ScanTarget) =>
       securityTxt: txt && txtLast ? { status: txtLast.status, contentType: txt.contentType, body: txt.body?.toString("utf8") ?? "" } : null,
       securityTxtUrl
     } satisfies Fetched
-  }) as Effect.Effect<Fetched, InvalidRequest | TargetForbidden, HttpProbe>
+  }).pipe(Effect.scoped) as Effect.Effect<Fetched, InvalidRequest | TargetForbidden, HttpProbe>
