@@ -3,11 +3,11 @@
  * connection to the vetted address, per-hop timing, redirect chain, TLS outcome, body cap,
  * one deadline for the whole exchange.
  */
-import { type Clock, Context, Duration, Effect, Layer, Option } from "effect"
+import { type Clock, Context, Duration, Effect, Fiber, Layer, Option, type Scope } from "effect"
 import { readFileSync } from "node:fs"
 import { AppConfig } from "../../platform/Config"
 import { InvalidRequest, TargetForbidden } from "../../kernel/errors"
-import { DnsResolver } from "../dns/DnsResolver"
+import { DnsResolver, type DnsResolverShape } from "../dns/DnsResolver"
 import { parseTarget, TargetUnresolvable, vetTarget, type ParsedTarget } from "./guard"
 import { exchange, WireError, type TlsOutcome, type WireProgress, type WireResponse } from "./wire"
 import { countOutbound } from "../../platform/observability/metrics"
@@ -70,6 +70,14 @@ export interface HttpProbeShape {
    * URL; everything that goes wrong afterwards is reported in the outcome.
    */
   readonly fetch: (req: ProbeRequest) => Effect.Effect<ProbeOutcome, InvalidRequest | TargetForbidden>
+  /**
+   * A `fetch` for one operation that contacts the same hosts many times at once (a scan): each
+   * host name is resolved once, on its first use, and that answer serves every request made
+   * through it until the scope closes. The guard still judges the addresses on every hop; this
+   * only spares the duplicate lookups (and makes every request of the operation go to the same
+   * answer, so a name cannot change address between two of them).
+   */
+  readonly sharingLookups: Effect.Effect<HttpProbeShape["fetch"], never, Scope.Scope>
 }
 
 export class HttpProbe extends Context.Tag("domain-intel/HttpProbe")<HttpProbe, HttpProbeShape>() {
@@ -80,14 +88,13 @@ export class HttpProbe extends Context.Tag("domain-intel/HttpProbe")<HttpProbe, 
       const resolver = yield* DnsResolver
       const cas = readExtraCas(config.extraCaCerts)
       const extraCa = cas.length > 0 ? cas : undefined
-      const vet = (t: ParsedTarget) =>
-        vetTarget(t).pipe(
-          Effect.provideService(AppConfig, config),
-          Effect.provideService(DnsResolver, resolver)
-        )
-
-      const fetch = (req: ProbeRequest) =>
+      const makeFetch = (dns: DnsResolverShape) => (req: ProbeRequest) =>
         Effect.gen(function*() {
+          const vet = (t: ParsedTarget) =>
+            vetTarget(t).pipe(
+              Effect.provideService(AppConfig, config),
+              Effect.provideService(DnsResolver, dns)
+            )
           const first = parseTarget(req.url)
           if (first instanceof InvalidRequest || first instanceof TargetForbidden) return yield* first
           // One instant starts both the deadline and total_ms, read from the Effect clock that
@@ -194,9 +201,16 @@ export class HttpProbe extends Context.Tag("domain-intel/HttpProbe")<HttpProbe, 
         })
 
       // domain_intel_outbound_requests_total: an answer is `ok`, a failure in the body by its kind.
-      const counted = (req: ProbeRequest) =>
+      const counted = (fetch: HttpProbeShape["fetch"]) => (req: ProbeRequest) =>
         fetch(req).pipe(countOutbound("http", (o: ProbeOutcome) => (o.error === null ? "ok" : /timeout/.test(o.error.kind) ? "timeout" : /forbidden/.test(o.error.kind) ? "refused" : "error")))
-      return { fetch: counted }
+      const sharingLookups = Effect.gen(function*() {
+        const scope = yield* Effect.scope
+        // The lookup runs in the operation's scope, not in the fiber of its first caller: a
+        // request that gives up (its own deadline) does not take the answer away from the others.
+        const lookup = yield* Effect.cachedFunction((name: string) => Effect.forkIn(resolver.lookupAddresses(name), scope))
+        return counted(makeFetch({ ...resolver, lookupAddresses: (name) => Effect.flatMap(lookup(name), Fiber.join) }))
+      })
+      return { fetch: counted(makeFetch(resolver)), sharingLookups }
     })
   )
 }

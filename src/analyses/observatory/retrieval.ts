@@ -7,6 +7,8 @@
  * HTTP parser hands them over, so `nodeHeaders` rebuilds that view from the raw header lines.
  */
 
+import type { Cookie } from "./jar"
+
 /** One response of a redirect chain. */
 export interface Hop {
   /** The URL requested for this response. */
@@ -23,6 +25,12 @@ export interface Session {
   readonly verified: boolean
   /** The page's body as text (decoded), or null when there was none. */
   readonly body: string | null
+  /**
+   * The session's cookie jar at the end (jar.ts): every hop's cookies, and when the session fell
+   * back to unverified TLS those of its follow-up requests (robots.txt, the preflight), which
+   * only then share its jar.
+   */
+  readonly cookies: ReadonlyArray<Cookie>
 }
 
 export interface Retrieval {
@@ -33,11 +41,6 @@ export interface Retrieval {
   readonly https: Session | null
   /** The CORS preflight's answer (only a 2xx counts), with the Origin that was sent. */
   readonly cors: { readonly rawHeaders: ReadonlyArray<readonly [string, string]>; readonly origin: string } | null
-  /**
-   * Responses to the follow-up requests (robots.txt, the preflight) whose cookies reach the
-   * graded session's cookie jar: only when that session fell back to unverified TLS.
-   */
-  readonly extraCookies: ReadonlyArray<{ readonly url: string; readonly setCookies: ReadonlyArray<string> }>
 }
 
 /** The session the grade is about: https when it answered, else http. */

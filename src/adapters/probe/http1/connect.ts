@@ -13,6 +13,17 @@ export interface Timing {
   tlsMs: number | null
 }
 
+/**
+ * One TLS context per list of extra CAs (HttpProbe keeps one list for its lifetime): building it
+ * parses every root certificate, which each connection would otherwise repeat.
+ */
+const contexts = new WeakMap<ReadonlyArray<string>, tls.SecureContext>()
+const contextFor = (ca: ReadonlyArray<string>): tls.SecureContext => {
+  let ctx = contexts.get(ca)
+  if (!ctx) contexts.set(ca, ctx = tls.createSecureContext({ ca: [...tls.rootCertificates, ...ca] }))
+  return ctx
+}
+
 export const connect = (req: WireRequest, t0: number, timing: Timing, ready: (tls: TlsOutcome | null) => void): net.Socket => {
   if (req.https) {
     const socket = tls.connect({
@@ -20,7 +31,7 @@ export const connect = (req: WireRequest, t0: number, timing: Timing, ready: (tl
       port: req.port,
       servername: net.isIP(req.host) ? undefined : req.host,
       rejectUnauthorized: false,
-      ca: req.ca ? [...tls.rootCertificates, ...req.ca] : undefined,
+      secureContext: req.ca ? contextFor(req.ca) : undefined,
       ALPNProtocols: ["http/1.1"]
     })
     socket.once("connect", () => {

@@ -10,7 +10,7 @@ import { join } from "node:path"
 import { HttpSecurityGrade } from "../../../../src/analyses/observatory/HttpSecurityGrade"
 import { AppConfig } from "../../../../src/platform/Config"
 import { DnsResolver } from "../../../../src/adapters/dns/DnsResolver"
-import { HttpProbe } from "../../../../src/adapters/probe/HttpProbe"
+import { HttpProbe, type HttpProbeShape } from "../../../../src/adapters/probe/HttpProbe"
 import { startDnsServer } from "../../../support/dnsServer"
 import { makePki } from "../../../support/tls"
 import { startSites } from "./servers"
@@ -27,10 +27,35 @@ for (const s of SITES) records[s.host] = { A: [ipOf(s.ip)] }
 for (const h of OTHER_HOSTS) records[h] = { A: ["127.0.0.1"] }
 const dns = await startDnsServer(records)
 
+// LAB_TRACE (bench/observatory/phases.ts): every probe request and DNS lookup of each scan, timed in ms from the scan's start.
+let trace: Array<Record<string, unknown>> = []
+const traces: Array<Array<Record<string, unknown>>> = []
+let scanT0 = 0
+const at = () => Math.round((performance.now() - scanT0) * 10) / 10
+const timed = (fetch: HttpProbeShape["fetch"]): HttpProbeShape["fetch"] => (req) => {
+  const start = at()
+  return Effect.tap(fetch(req), (o) => Effect.sync(() => trace.push({
+    what: `${req.method ?? "GET"} ${req.url}`, start, end: at(), dnsMs: o.dnsMs, status: o.response?.status, ...o.response?.timings
+  })))
+}
+const traced = process.env.LAB_TRACE
+  ? Layer.effect(HttpProbe, Effect.map(HttpProbe, (p) => ({ fetch: timed(p.fetch), sharingLookups: Effect.map(p.sharingLookups, timed) })))
+    .pipe(Layer.provideMerge(HttpProbe.Live))
+  : HttpProbe.Live
+const tracedDns = process.env.LAB_TRACE
+  ? Layer.effect(DnsResolver, Effect.map(DnsResolver, (r) => ({
+    ...r,
+    lookupAddresses: (name: string) => {
+      const start = at()
+      return Effect.tap(r.lookupAddresses(name), () => Effect.sync(() => trace.push({ what: `dns ${name}`, start, end: at() })))
+    }
+  }))).pipe(Layer.provideMerge(DnsResolver.Live))
+  : DnsResolver.Live
+
 const runtime = ManagedRuntime.make(
   HttpSecurityGrade.Live.pipe(
-    Layer.provideMerge(HttpProbe.Live),
-    Layer.provideMerge(DnsResolver.Live),
+    Layer.provideMerge(traced),
+    Layer.provideMerge(tracedDns),
     Layer.provideMerge(AppConfig.make({
       allowPrivateTargets: true,
       dnsResolvers: [{ host: "127.0.0.1", port: dns.port }],
@@ -47,13 +72,17 @@ const oursMs: Record<string, Array<number>> = {}
 for (const host of hosts) {
   oursMs[host] = []
   for (let i = 0; i < repeat; i++) {
+    trace = []
+    traces.push(trace)
     const t0 = performance.now()
+    scanT0 = t0
     ours[host] = await runtime.runPromise(
       Effect.flatMap(HttpSecurityGrade, (g) => g.grade(host)).pipe(
         Effect.catchAll((e) => Effect.succeed({ error: `${e._tag}: ${e.message}` }))
       )
     )
     oursMs[host].push(performance.now() - t0)
+    if (process.env.LAB_TRACE) trace.push({ what: "scan done", start: 0, end: Math.round((performance.now() - t0) * 10) / 10 })
   }
 }
 
@@ -74,7 +103,7 @@ for (const line of obs.stdout.split("\n").filter((l) => l.startsWith("{"))) {
   theirs[r.host] = r
   ;(theirsMs[r.host] ??= []).push(r.ms)
 }
-writeFileSync(process.env.LAB_OUT!, JSON.stringify({ ours, theirs, oursMs, theirsMs, stderr: obs.stderr.slice(0, 4000) }))
+writeFileSync(process.env.LAB_OUT!, JSON.stringify({ ours, theirs, oursMs, theirsMs, traces, stderr: obs.stderr.slice(0, 4000) }))
 sites.stop()
 await dns.close()
 await runtime.dispose()

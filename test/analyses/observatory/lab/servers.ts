@@ -21,7 +21,9 @@ const respond = (sites: ReadonlyMap<string, Site>, https: boolean) => async (req
     for (const [k, v] of p?.headers ?? []) headers.append(k, v)
     return new Response(null, { status: p?.status ?? 405, headers })
   }
-  const a = answerFor(site, https, url.pathname)
+  const found = answerFor(site, https, url.pathname)
+  const cookie = req.headers.get("cookie")
+  const a = found?.withCookie && cookie === found.withCookie.cookie ? found.withCookie.answer : found
   if (!a) return new Response("not found", { status: 404, headers: { "Content-Type": "text/plain" } })
   const headers = new Headers()
   for (const [k, v] of a.headers ?? []) headers.append(k, v)

@@ -11,6 +11,8 @@ export interface Answer {
   readonly preflight?: (origin: string | null) => { status: number; headers: ReadonlyArray<readonly [string, string]> }
   /** Other paths: status and headers (robots.txt, a second hop). */
   readonly paths?: Readonly<Record<string, Answer>>
+  /** The answer instead when the request's Cookie header is exactly `cookie` (a session the site recognises). */
+  readonly withCookie?: { readonly cookie: string; readonly answer: Answer }
 }
 
 export interface Site {
@@ -130,6 +132,41 @@ export const SITES: ReadonlyArray<Site> = [
   { host: "xcto-invalid.test", https: page(goodBut("X-Content-Type-Options", "sniff")) },
   { host: "unauthorized.test", https: { ...page(GOOD), status: 401 } },
   { host: "server-error.test", https: { ...page(GOOD), status: 500 }, fails: true },
+  // Cookies set along a redirect chain are sent on its next hops, as the Observatory's client does.
+  {
+    host: "cookie-chain.test",
+    https: {
+      status: 302, headers: [["Location", "/app"], ["Set-Cookie", "sessionid=1; Secure; HttpOnly; SameSite=Lax; Path=/"]],
+      paths: { "/app": { ...page([]), withCookie: { cookie: "sessionid=1", answer: page(GOOD) } } }
+    }
+  },
+  {
+    // A Secure cookie set over http is kept and sent over https: the http session ends off https.
+    host: "cookie-http-hop.test",
+    http: { status: 301, headers: [["Location", "https://cookie-http-hop.test/next"], ["Set-Cookie", "seen=1; Secure"]] },
+    https: { ...page(GOOD), paths: { "/next": { ...page(GOOD), withCookie: { cookie: "seen=1", answer: { status: 302, headers: [["Location", "http://bare.test/"]] } } } } }
+  },
+  {
+    // An expired cookie on a redirect is dropped from the jar by the next hop's request.
+    host: "cookie-expired-hop.test",
+    https: { status: 302, headers: [["Location", "/home"], ["Set-Cookie", "sessid=gone; Max-Age=0; Path=/"], ["Set-Cookie", "left=1; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=/"]], paths: { "/home": page(GOOD) } }
+  },
+  {
+    // Only matching paths are sent, the longer path first: /app/ gets "a=1; c=1", never b.
+    host: "cookie-paths.test",
+    https: {
+      status: 302, headers: [["Location", "/app/"], ["Set-Cookie", "c=1; Secure; Path=/"], ["Set-Cookie", "a=1; Path=/app"], ["Set-Cookie", "b=1; Path=/other"]],
+      paths: { "/app/": { ...page([]), withCookie: { cookie: "a=1; c=1", answer: page(GOOD) } } }
+    }
+  },
+  {
+    // At an untrusted certificate the Observatory starts the session over, keeping the jar.
+    host: "cookie-to-bad-cert.test",
+    https: {
+      status: 302, headers: [["Location", "https://bad-cert.test/"], ["Set-Cookie", "first=1"]],
+      withCookie: { cookie: "first=1", answer: page([]) }
+    }
+  },
   { host: "http-only.test", ip: 2, http: page([["Set-Cookie", "sessionid=1"]]) },
   { host: "https-only.test", ip: 3, https: page(GOOD) },
   {
