@@ -49,7 +49,10 @@ const LoggingLive = Layer.unwrapEffect(
       Logger.minimumLogLevel(logLevel(c.logLevel))
     )
   )
-).pipe(Layer.provide(AppConfig.Live))
+)
+
+/** The configuration, read once, and the logger it chooses (every command needs both). */
+const ConfigAndLoggingLive = LoggingLive.pipe(Layer.provideMerge(AppConfig.Live))
 
 /** The server (src/surfaces/server/serve.ts), loaded on demand so other commands start quickly. */
 const serveProgram = Effect.flatMap(Effect.promise(() => import("./surfaces/server/serve")), (m) => m.serveProgram)
@@ -126,7 +129,7 @@ const program = Effect.suspend(() => {
 
 program.pipe(
   Effect.provide(BunContext.layer),
-  Effect.provide(LoggingLive),
+  Effect.provide(ConfigAndLoggingLive),
   BunRuntime.runMain({
     disableErrorReporting: true,
     disablePrettyLogger: true,

@@ -4,12 +4,12 @@
  */
 import { Console, Effect, Layer, Option } from "effect"
 import { Keys } from "../../product/accounts/Keys"
-import { AppConfig } from "../../platform/Config"
 import { ServerLive, ServicesLive } from "./Http"
 
 /**
  * The server, then (only once the listener is bound) the bootstrap key of an empty store: a
- * start that cannot bind its port creates nothing, so the next start prints the key.
+ * start that cannot bind its port creates nothing, so the next start prints the key. The
+ * configuration comes from src/main.ts, read once for the logger and the server alike.
  */
 export const serveProgram = Effect.scoped(
   Effect.gen(function*() {
@@ -24,4 +24,4 @@ export const serveProgram = Effect.scoped(
     yield* Effect.sleep("200 millis").pipe(Effect.andThen(Effect.sync(() => Bun.gc(true))), Effect.forkScoped)
     return yield* Effect.never
   })
-).pipe(Effect.provide(ServicesLive), Effect.provide(AppConfig.Live))
+).pipe(Effect.provide(ServicesLive))
