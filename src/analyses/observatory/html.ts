@@ -4,7 +4,12 @@
  * Parsing is HTML's own algorithm (parse5) with scripting off, as a DOM without a script engine
  * parses (`<noscript>` content is markup then).
  */
-import { parse, parseFragment } from "parse5"
+
+/**
+ * parse5, evaluated at the first page graded rather than at start (~10 ms with its entity
+ * tables; docs/operating.md, "The binary"). `require` keeps these functions synchronous.
+ */
+const parse5 = (): typeof import("parse5") => require("parse5")
 
 type Node = { nodeName: string; tagName?: string; namespaceURI?: string; attrs?: Array<{ name: string; value: string }>; childNodes?: Array<Node> }
 
@@ -49,7 +54,7 @@ export interface MetaHeaders {
 export const metaHeaders = (html: string): MetaHeaders => {
   const csp: Array<string> = []
   let referrer: ReadonlyArray<string> = []
-  walk(parseFragment(html, { scriptingEnabled: false }) as unknown as Node, (n) => {
+  walk(parse5().parseFragment(html, { scriptingEnabled: false }) as unknown as Node, (n) => {
     if (n.tagName !== "meta" || n.namespaceURI !== HTML_NS) return
     const equiv = attr(n, "http-equiv")
     const content = attr(n, "content")
@@ -80,7 +85,7 @@ const reflectUrl = (value: string, base: string | null): string => {
 
 /** Scripts of a page parsed as a whole document whose own address is about:blank. */
 export const pageScripts = (html: string): PageScripts => {
-  const doc = parse(html, { scriptingEnabled: false }) as unknown as Node
+  const doc = parse5().parse(html, { scriptingEnabled: false }) as unknown as Node
   let base: string | null = null
   let count = 0
   const found: Array<{ src: string | null; integrity: string | null }> = []
