@@ -231,6 +231,8 @@ export class Keys extends Effect.Service<Keys>()("domain-intel/Keys", {
      * an organization without its key.
      */
     const bootstrap = Effect.fn("Keys.bootstrap")(function*() {
+      // Every start but the first finds an organization: a read, not a write transaction.
+      if ((yield* sql`SELECT 1 FROM organizations LIMIT 1`).length > 0) return Option.none<string>()
       const org: Organization = { id: `org_${newId()}`, name: "default", plan: "enterprise" }
       const now = yield* Clock.currentTimeMillis
       return yield* sql.withTransaction(Effect.gen(function*() {
