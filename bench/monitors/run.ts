@@ -96,7 +96,9 @@ const procCpu = (pid: number, children: boolean) => {
  */
 const postgresCpu = () => {
   if (!pg) return 0
-  const postmaster = procCpu(Number(pg.psql(database, "SELECT pg_backend_pid()").trim()), false)!.ppid
+  // The checkpointer lives as long as the server; its parent is the postmaster.
+  const checkpointer = Number(pg.psql(database, "SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'").trim())
+  const postmaster = procCpu(checkpointer, false)!.ppid
   let total = procCpu(postmaster, true)?.s ?? 0
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue
