@@ -193,6 +193,7 @@ try {
     stored_twice: Number(twice[0].n),
     runs_per_runner: runners.map((r) => Number(r.n)),
     service_cpu_seconds: r1(cpuS),
+    service_cpu_user_system_seconds: [r1(cpu.user / 1e6), r1(cpu.system / 1e6)],
     runs_per_cpu_second: r1(measuredRuns / cpuS),
     ...(POSTGRES ? { postgres_cpu_seconds: r1(pgCpuS), runs_per_cpu_second_with_postgres: r1(measuredRuns / (cpuS + pgCpuS)) } : {}),
     ...(PG_STATEMENTS
