@@ -12,9 +12,15 @@
  *
  *   bun bench/monitors/run.ts                                   # MONITORS=20000 MINUTES=2 RATE=20
  *   DATABASE=postgres INSTANCES=2 bun bench/monitors/run.ts     # two instances, one PostgreSQL
+ *
+ * On PostgreSQL it also prints the CPU seconds of the PostgreSQL cluster over the window (all its
+ * processes, from /proc; the cluster serves only this bench) and runs per CPU-second of the
+ * service and the database together,
+ * and, with PG_STATEMENTS=1 (pg_stat_statements loaded into the bench cluster), the statements
+ * the service sent during the window: their count per run and the most frequent ones.
  */
 import { spawn } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type PostgresCluster, startPostgres } from "../../test/support/postgres"
@@ -25,6 +31,7 @@ const MINUTES = Number(process.env.MINUTES ?? 2)
 const RATE = Number(process.env.RATE ?? 20)
 const INSTANCES = Number(process.env.INSTANCES ?? 1)
 const POSTGRES = process.env.DATABASE === "postgres"
+const PG_STATEMENTS = POSTGRES && process.env.PG_STATEMENTS === "1"
 const INTERVAL_S = 60
 const PER_ORG = 5_000
 
@@ -39,7 +46,11 @@ const targetPort = await new Promise<number>((resolve) => target.stdout.once("da
 
 const dir = mkdtempSync(join(tmpdir(), "di-bench-monitors-"))
 let pg: PostgresCluster | undefined
-const databaseUrl = POSTGRES ? await (pg = await startPostgres()).createDatabase() : `sqlite:${join(dir, "store.db")}`
+const databaseUrl = POSTGRES
+  ? await (pg = await startPostgres(PG_STATEMENTS ? { settings: { shared_preload_libraries: "pg_stat_statements" } } : {})).createDatabase()
+  : `sqlite:${join(dir, "store.db")}`
+const database = databaseUrl.slice(databaseUrl.lastIndexOf("/") + 1)
+if (PG_STATEMENTS) pg!.psql(database, "CREATE EXTENSION pg_stat_statements")
 const services: Array<TestService> = []
 for (let i = 0; i < INSTANCES; i++) {
   services.push(await startService({ databaseUrl, monitorMinIntervalS: INTERVAL_S, alertEvalIntervalMs: 3_600_000 }))
@@ -66,6 +77,35 @@ const probeLatency = async (key: string, path: string, ms: number) => {
   }
   await Promise.all(inflight)
   return { n: lat.length, p50: r1(pct(lat, 0.5)), p95: r1(pct(lat, 0.95)), p99: r1(pct(lat, 0.99)) }
+}
+
+/** utime + stime (+ the waited-for children's cutime + cstime) of a process, in seconds (USER_HZ 100). */
+const procCpu = (pid: number, children: boolean) => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    return { ppid: Number(f[1]), s: (Number(f[11]) + Number(f[12]) + (children ? Number(f[13]) + Number(f[14]) : 0)) / 100 }
+  } catch {
+    return undefined // gone meanwhile
+  }
+}
+/**
+ * CPU seconds of the whole PostgreSQL cluster (it serves only this bench): the postmaster with
+ * the children it has reaped (connections closed by the pool), and every live child (backends,
+ * writers, autovacuum).
+ */
+const postgresCpu = () => {
+  if (!pg) return 0
+  // The checkpointer lives as long as the server; its parent is the postmaster.
+  const checkpointer = Number(pg.psql(database, "SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'").trim())
+  const postmaster = procCpu(checkpointer, false)!.ppid
+  let total = procCpu(postmaster, true)?.s ?? 0
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue
+    const p = procCpu(Number(entry), false)
+    if (p?.ppid === postmaster) total += p.s
+  }
+  return total
 }
 
 /** `?` placeholders as PostgreSQL writes them ($1, $2, …). */
@@ -97,12 +137,19 @@ try {
   await Bun.sleep(INTERVAL_S * 1000)
 
   console.error(`measuring ${MINUTES} min`)
+  if (PG_STATEMENTS) pg!.psql(database, "SELECT pg_stat_statements_reset()")
+  const pgCpu0 = postgresCpu()
   const cpu0 = process.cpuUsage()
   const from = Date.now()
   const latency = await probeLatency(reader.key, readPath, MINUTES * 60_000)
   if (latency === null) await Bun.sleep(MINUTES * 60_000)
   const to = Date.now()
   const cpu = process.cpuUsage(cpu0)
+  const pgCpuS = postgresCpu() - pgCpu0
+  const statements = PG_STATEMENTS
+    ? pg!.psql(database, `SELECT calls, left(regexp_replace(query, '\\s+', ' ', 'g'), 110) FROM pg_stat_statements
+        WHERE query NOT LIKE '%pg_stat%' ORDER BY calls DESC`).trim().split("\n").map((l) => l.split("|"))
+    : []
   await Bun.sleep(2_000) // runs started in the window are stored
   const runs = await svc.sql<{ monitor_id: string; started_at: number; scheduled_for: number }>(
     q("SELECT monitor_id, started_at, scheduled_for FROM monitor_results WHERE started_at >= ? AND started_at < ? ORDER BY monitor_id, started_at"), [from - 60_000, to])
@@ -146,7 +193,15 @@ try {
     stored_twice: Number(twice[0].n),
     runs_per_runner: runners.map((r) => Number(r.n)),
     service_cpu_seconds: r1(cpuS),
+    service_cpu_user_system_seconds: [r1(cpu.user / 1e6), r1(cpu.system / 1e6)],
     runs_per_cpu_second: r1(measuredRuns / cpuS),
+    ...(POSTGRES ? { postgres_cpu_seconds: r1(pgCpuS), runs_per_cpu_second_with_postgres: r1(measuredRuns / (cpuS + pgCpuS)) } : {}),
+    ...(PG_STATEMENTS
+      ? {
+        statements_per_run: r1(statements.reduce((n, [calls]) => n + Number(calls), 0) / measuredRuns),
+        top_statements: statements.slice(0, 15).map(([calls, text]) => `${calls} ${text}`)
+      }
+      : {}),
     api_read_latency_ms: latency,
     create_seconds: r1(createS)
   }, null, 2))

@@ -51,11 +51,38 @@ export const placeholders = (sql: SqlClient.SqlClient, text: string): string =>
   })
 
 /** `FOR UPDATE` on PostgreSQL; nothing on SQLite, where a write transaction already holds the lock. */
-export const forUpdate = (sql: SqlClient.SqlClient, skipLocked = false) =>
-  sql.onDialectOrElse({
-    pg: () => sql.literal(skipLocked ? "FOR UPDATE SKIP LOCKED" : "FOR UPDATE"),
-    orElse: () => sql.literal("")
-  })
+export const forUpdateText = (sql: SqlClient.SqlClient, skipLocked = false): string =>
+  sql.onDialectOrElse({ pg: () => (skipLocked ? "FOR UPDATE SKIP LOCKED" : "FOR UPDATE"), orElse: () => "" })
+
+/** `forUpdateText` as a fragment of a `sql` template. */
+export const forUpdate = (sql: SqlClient.SqlClient, skipLocked = false) => sql.literal(forUpdateText(sql, skipLocked))
+
+/** A column type of `valuesTable` (bytes: BYTEA on PostgreSQL, BLOB on SQLite). */
+export type ValuesColumnType = "TEXT" | "BIGINT" | "INTEGER" | "DOUBLE PRECISION" | "BYTES"
+
+/**
+ * Rows as a derived table with named columns, so a batch takes one statement on both dialects
+ * instead of one per row (`UPDATE t SET c = v.c FROM <table> WHERE t.id = v.id`, or
+ * `WHERE (a, b) IN (SELECT a, b FROM <table>)`). Both name a VALUES list's columns column1,
+ * column2, …; the first row's parameters are cast, as PostgreSQL would otherwise type them text
+ * (and refuse text for a BIGINT column). Returns text with `?` placeholders (for `placeholders`)
+ * and its parameters in order; `rows` must not be empty.
+ */
+export const valuesTable = (
+  sql: SqlClient.SqlClient,
+  alias: string,
+  columns: ReadonlyArray<readonly [name: string, type: ValuesColumnType]>,
+  rows: ReadonlyArray<ReadonlyArray<unknown>>
+): { readonly text: string; readonly params: Array<unknown> } => {
+  const bytes = sql.onDialectOrElse({ pg: () => "BYTEA", orElse: () => "BLOB" })
+  const first = `(${columns.map(([, t]) => `CAST(? AS ${t === "BYTES" ? bytes : t})`).join(", ")})`
+  const rest = `(${columns.map(() => "?").join(", ")})`
+  const params: Array<unknown> = []
+  for (const r of rows) for (const v of r) params.push(v)
+  const names = columns.map(([c], i) => `column${i + 1} AS ${c}`).join(", ")
+  const values = [first, ...Array.from({ length: rows.length - 1 }, () => rest)].join(", ")
+  return { text: `(SELECT ${names} FROM (VALUES ${values}) AS ${alias}_values) AS ${alias}`, params }
+}
 
 const sqliteLayer = (url: string) =>
   Layer.unwrapEffect(

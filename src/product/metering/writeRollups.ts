@@ -4,9 +4,8 @@
  */
 import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { type Aggregated, aggregate, HOUR, MINUTE, orgColumns } from "./rollup"
-import * as Sketch from "./sketch"
-import { forUpdate } from "../../platform/store/Sql"
+import { type Aggregated, aggregate, HOUR, MINUTE } from "./rollup"
+import { addToSketchRows, type SketchRowsTable } from "./sketchRows"
 import type { RequestRecord } from "./RequestRecord"
 
 const chunks = <A>(xs: ReadonlyArray<A>, n: number): Array<ReadonlyArray<A>> =>
@@ -16,30 +15,29 @@ const byKey = <A extends { orgId: string; ts: number; operation?: string }>(a: A
   a.orgId < b.orgId ? -1 : a.orgId > b.orgId ? 1 : a.ts !== b.ts ? a.ts - b.ts :
   (a.operation ?? "") < (b.operation ?? "") ? -1 : (a.operation ?? "") > (b.operation ?? "") ? 1 : 0
 
+/** An organization's rollup row: counters added, the latency sketch merged (./sketchRows.ts). */
+const orgTable = (grain: "minute" | "hour"): SketchRowsTable => ({
+  table: `rollup_${grain}`,
+  key: [["org_id", "TEXT"], ["ts", "BIGINT"]],
+  counters: [["requests", "BIGINT"], ["errors", "BIGINT"], ["latency_sum", "DOUBLE PRECISION"], ["cache_hits", "BIGINT"], ["cache_misses", "BIGINT"]]
+})
+const ORG_TABLES = { minute: orgTable("minute"), hour: orgTable("hour") }
+
 /**
  * Adds the aggregated buckets to one grain's tables. Several instances may write the same
- * bucket at once (PostgreSQL): counters are added in the statement (`x = table.x + excluded.x`),
- * and the latency sketch, which SQL cannot merge, is read with its row locked (`FOR UPDATE`;
- * on SQLite the caller's transaction already holds the write lock), merged and written back.
- * Rows are touched in key order, so two writers never wait on each other in a cycle.
+ * bucket at once (PostgreSQL): counters are added in SQL (`x = table.x + new.x`),
+ * and the latency sketch, which SQL cannot merge, is merged under the row's lock
+ * (./sketchRows.ts). Rows are touched in key order, so two writers never wait on each other in
+ * a cycle.
  */
 const writeGrain = (sql: SqlClient.SqlClient, grain: "minute" | "hour", agg: Aggregated) =>
   Effect.gen(function*() {
-    const orgTable = sql(`rollup_${grain}`)
     const endpointTable = sql(`rollup_${grain}_endpoint`)
-    for (const b of [...agg.org.values()].sort(byKey)) {
-      const inserted = yield* sql`INSERT INTO ${orgTable} ${
-        sql.insert({ org_id: b.orgId, ...orgColumns(b) })
-      } ON CONFLICT (org_id, ts) DO NOTHING RETURNING ts`
-      if (inserted.length > 0) continue
-      const existing = yield* sql<{ sketch: Uint8Array }>`SELECT sketch FROM ${orgTable}
-        WHERE org_id = ${b.orgId} AND ts = ${b.ts} ${forUpdate(sql)}`
-      const sketch = Sketch.mergeInto(Sketch.decode(existing[0].sketch), b.sketch)
-      yield* sql`UPDATE ${orgTable} SET requests = requests + ${b.requests}, errors = errors + ${b.errors},
-        latency_sum = latency_sum + ${b.latencySum}, cache_hits = cache_hits + ${b.cacheHits},
-        cache_misses = cache_misses + ${b.cacheMisses}, sketch = ${Sketch.encode(sketch)}
-        WHERE org_id = ${b.orgId} AND ts = ${b.ts}`
-    }
+    yield* addToSketchRows(sql, ORG_TABLES[grain], [...agg.org.values()].sort(byKey).map((b) => ({
+      key: [b.orgId, b.ts],
+      counters: [b.requests, b.errors, b.latencySum, b.cacheHits, b.cacheMisses],
+      sketch: b.sketch
+    })))
     const t = endpointTable
     for (const rows of chunks([...agg.endpoint.values()].sort(byKey), 200)) {
       yield* sql`INSERT INTO ${endpointTable} ${

@@ -14,6 +14,7 @@ import { enqueueNotifications } from "../alerts/testSend"
 import { addRollups, trackIncident } from "./rollups"
 import { resultId, transition, type Verdict } from "./model/analyze"
 import type { MonitorRow } from "./rows"
+import { placeholders, valuesTable } from "../../platform/store/Sql"
 
 export interface RunRecord {
   readonly monitorId: string
@@ -32,7 +33,23 @@ const chunks = <A>(xs: ReadonlyArray<A>, n: number): Array<ReadonlyArray<A>> => 
   return out
 }
 
-/** One run's alert transition and run state, in the batch's transaction. */
+/** A monitor's run state after a run: one row of the batch's single UPDATE (`writeRunStates`). */
+interface RunState {
+  readonly id: string
+  readonly last_run_at: number
+  readonly last_ok: number
+  readonly last_summary: string
+  readonly consecutive_failures: number
+  readonly baseline: string | null
+  readonly open_alert_id: string | null
+  readonly last_alert_at: number | null
+}
+
+/**
+ * One run's alert transition, in the batch's transaction: the alert and its notifications and
+ * the incident are written here (rare: only when a state changes); the run state is returned for
+ * the batch's one UPDATE.
+ */
 const applyRun = (sql: SqlClient.SqlClient, m: MonitorRow, run: RunRecord, now: number) =>
   Effect.gen(function*() {
     const v = run.verdict
@@ -48,7 +65,7 @@ const applyRun = (sql: SqlClient.SqlClient, m: MonitorRow, run: RunRecord, now: 
     })
     const extra = { summary: v.summary, monitor: { id: m.id, kind: m.kind, target: m.target } }
     let openAlertId = m.open_alert_id
-    let lastAlertAt = m.last_alert_at
+    let lastAlertAt = m.last_alert_at === null ? null : Number(m.last_alert_at)
     if (step === "open") {
       const alert: AlertRow = {
         id: `alert_${randomBytes(10).toString("hex")}`,
@@ -78,19 +95,40 @@ const applyRun = (sql: SqlClient.SqlClient, m: MonitorRow, run: RunRecord, now: 
       openAlertId = null
     }
     yield* trackIncident(sql, m, v.ok, run.startedAt)
-    const state = {
+    const state: RunState = {
+      id: m.id,
       last_run_at: run.startedAt,
       last_ok: v.ok ? 1 : 0,
       last_summary: v.summary.slice(0, 500),
       consecutive_failures: consecutive,
       baseline: v.baseline === null ? null : JSON.stringify(v.baseline),
       open_alert_id: openAlertId,
-      last_alert_at: lastAlertAt,
-      claimed_until: null
+      last_alert_at: lastAlertAt
     }
-    yield* sql`UPDATE monitors SET ${sql.update(state)} WHERE id = ${m.id}`
-    return { step, next: { ...m, ...state } as MonitorRow }
+    return { step, state, next: { ...m, ...state, claimed_until: null } as MonitorRow }
   })
+
+const STATE_COLUMNS = [
+  ["id", "TEXT"],
+  ["last_run_at", "BIGINT"],
+  ["last_ok", "INTEGER"],
+  ["last_summary", "TEXT"],
+  ["consecutive_failures", "INTEGER"],
+  ["baseline", "TEXT"],
+  ["open_alert_id", "TEXT"],
+  ["last_alert_at", "BIGINT"]
+] as const
+
+/**
+ * The batch's run states in one UPDATE … FROM (VALUES …) (a statement per run was most of a
+ * batch's statements on PostgreSQL, each a round trip), and each lease freed.
+ */
+const writeRunStates = (sql: SqlClient.SqlClient, states: ReadonlyArray<RunState>) =>
+  Effect.forEach(chunks(states, 200), (batch) => {
+    const v = valuesTable(sql, "v", STATE_COLUMNS, batch.map((s) => STATE_COLUMNS.map(([c]) => s[c])))
+    const set = STATE_COLUMNS.slice(1).map(([c]) => `${c} = v.${c}`).join(", ")
+    return sql.unsafe(placeholders(sql, `UPDATE monitors SET ${set}, claimed_until = NULL FROM ${v.text} WHERE monitors.id = v.id`), v.params as Array<any>)
+  }, { discard: true })
 
 /**
  * Stores a batch of runs (and frees the claims of `released` monitors, whose runs were skipped);
@@ -129,6 +167,8 @@ export const recordRuns = (runs: ReadonlyArray<RunRecord>, released: ReadonlyArr
       }
       const steps: Array<RunStep> = []
       const kept: Array<RunRecord> = []
+      // One row per monitor, its last run's (a monitor's runs in one batch apply in order).
+      const states = new Map<string, RunState>()
       for (const run of runs) {
         const m = monitors.get(run.monitorId)
         if (m === undefined) steps.push("deleted")
@@ -136,10 +176,12 @@ export const recordRuns = (runs: ReadonlyArray<RunRecord>, released: ReadonlyArr
         else {
           const applied = yield* applyRun(sql, m, run, now)
           monitors.set(m.id, applied.next)
+          states.set(m.id, applied.state)
           steps.push(applied.step)
           kept.push(run)
         }
       }
+      yield* writeRunStates(sql, [...states.values()])
       yield* addRollups(sql, kept)
       return steps
     }))

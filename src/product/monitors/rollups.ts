@@ -7,9 +7,9 @@ import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { randomBytes } from "node:crypto"
 import * as Sketch from "../metering/sketch"
+import { addToSketchRows, type SketchRowsTable } from "../metering/sketchRows"
 import { dayOf } from "./model/analyze"
 import type { MonitorRow } from "./rows"
-import { forUpdate } from "../../platform/store/Sql"
 
 interface DayTally {
   readonly monitorId: string
@@ -34,28 +34,17 @@ export const tally = (runs: ReadonlyArray<{ monitorId: string; startedAt: number
   return [...byKey.values()].sort((a, b) => (a.monitorId < b.monitorId ? -1 : a.monitorId > b.monitorId ? 1 : a.day - b.day))
 }
 
-/**
- * Adds runs to the daily rollups. Counters are added in SQL; the sketch, which SQL cannot merge,
- * is read with its row locked (`FOR UPDATE` on PostgreSQL; on SQLite the transaction holds the
- * write lock), merged and written back.
- */
+const ROLLUPS: SketchRowsTable = {
+  table: "monitor_rollups",
+  key: [["monitor_id", "TEXT"], ["day", "BIGINT"]],
+  counters: [["runs", "BIGINT"], ["ok_runs", "BIGINT"]]
+}
+
+/** Adds runs to the daily rollups, in the transaction that stores them (a few statements a batch). */
 export const addRollups = (
   sql: SqlClient.SqlClient,
   runs: ReadonlyArray<{ monitorId: string; startedAt: number; durationMs: number; verdict: { ok: boolean } }>
-) =>
-  Effect.gen(function*() {
-    for (const t of tally(runs)) {
-      const inserted = yield* sql`INSERT INTO monitor_rollups ${
-        sql.insert({ monitor_id: t.monitorId, day: t.day, runs: t.runs, ok_runs: t.okRuns, sketch: Sketch.encode(t.sketch) })
-      } ON CONFLICT (monitor_id, day) DO NOTHING RETURNING day`
-      if (inserted.length > 0) continue
-      const existing = yield* sql<{ sketch: Uint8Array }>`SELECT sketch FROM monitor_rollups
-        WHERE monitor_id = ${t.monitorId} AND day = ${t.day} ${forUpdate(sql)}`
-      const merged = Sketch.mergeInto(Sketch.decode(existing[0].sketch), t.sketch)
-      yield* sql`UPDATE monitor_rollups SET runs = runs + ${t.runs}, ok_runs = ok_runs + ${t.okRuns},
-        sketch = ${Sketch.encode(merged)} WHERE monitor_id = ${t.monitorId} AND day = ${t.day}`
-    }
-  })
+) => addToSketchRows(sql, ROLLUPS, tally(runs).map((t) => ({ key: [t.monitorId, t.day], counters: [t.runs, t.okRuns], sketch: t.sketch })))
 
 /** A failed run after an ok one (or as the first run) opens an incident; the next ok run ends it. */
 export const trackIncident = (sql: SqlClient.SqlClient, m: MonitorRow, ok: boolean, at: number) => {
