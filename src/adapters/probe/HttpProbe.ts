@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs"
 import { AppConfig } from "../../platform/Config"
 import { InvalidRequest, TargetForbidden } from "../../kernel/errors"
 import { DnsResolver, type DnsResolverShape } from "../dns/DnsResolver"
-import { parseTarget, TargetUnresolvable, vetTarget, type ParsedTarget } from "./guard"
+import { parseTarget, TargetUnresolvable, vetTargetWith, type ParsedTarget } from "./guard"
 import { exchange, WireError, type TlsOutcome, type WireProgress, type WireResponse } from "./wire"
 import { countOutbound } from "../../platform/observability/metrics"
 
@@ -90,11 +90,7 @@ export class HttpProbe extends Context.Tag("domain-intel/HttpProbe")<HttpProbe, 
       const extraCa = cas.length > 0 ? cas : undefined
       const makeFetch = (dns: DnsResolverShape) => (req: ProbeRequest) =>
         Effect.gen(function*() {
-          const vet = (t: ParsedTarget) =>
-            vetTarget(t).pipe(
-              Effect.provideService(AppConfig, config),
-              Effect.provideService(DnsResolver, dns)
-            )
+          const vet = vetTargetWith(config.allowPrivateTargets, dns)
           const first = parseTarget(req.url)
           if (first instanceof InvalidRequest || first instanceof TargetForbidden) return yield* first
           // One instant starts both the deadline and total_ms, read from the Effect clock that

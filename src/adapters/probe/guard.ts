@@ -9,7 +9,7 @@ import { Effect } from "effect"
 import { isIP } from "node:net"
 import { AppConfig } from "../../platform/Config"
 import { InvalidRequest, TargetForbidden } from "../../kernel/errors"
-import { DnsResolver, type DnsError } from "../dns/DnsResolver"
+import { DnsResolver, type DnsError, type DnsResolverShape } from "../dns/DnsResolver"
 import { classifyAddress } from "./addressClass"
 
 export { type AddressClass, classifyAddress } from "./addressClass"
@@ -101,12 +101,18 @@ export const refusal = (target: ParsedTarget, addr: string, allowPrivate: boolea
 
 /** Vets a parsed target: metadata names, literal classes, and every resolved address. */
 export const vetTarget = (target: ParsedTarget) =>
+  Effect.flatMap(AppConfig, (config) => Effect.flatMap(DnsResolver, (resolver) => vetTargetWith(config.allowPrivateTargets, resolver)(target)))
+
+/**
+ * `vetTarget` over a given setting and resolver: the probe vets every hop of every request
+ * (monitors: hundreds a second), and providing both to each call copied the fiber's context
+ * twice per hop.
+ */
+export const vetTargetWith = (allowPrivateTargets: boolean, resolver: DnsResolverShape) => (target: ParsedTarget) =>
   Effect.gen(function*() {
-    const config = yield* AppConfig
-    const resolver = yield* DnsResolver
     // Refusals say that the target is not public, never where a name points: the answer
     // comes from the operator's resolver and may map internal networks.
-    const judge = (addr: string): TargetForbidden | undefined => refusal(target, addr, config.allowPrivateTargets)
+    const judge = (addr: string): TargetForbidden | undefined => refusal(target, addr, allowPrivateTargets)
     if (isMetadataName(target.host)) {
       return yield* new TargetForbidden({ message: `${target.host} is a cloud metadata host` })
     }
