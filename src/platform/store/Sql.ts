@@ -15,6 +15,7 @@ import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
 import { AppConfig } from "../Config"
 import { migrations } from "./migrations"
+import { migrateUnlessCurrent } from "./migrateUnlessCurrent"
 
 export class UnsupportedDatabase extends Error {
   readonly _tag = "UnsupportedDatabase"
@@ -97,9 +98,9 @@ const sqliteLayer = (url: string) =>
           yield* sql.unsafe("PRAGMA foreign_keys = ON")
         })
       )
-      const migrator = SqliteMigrator.layer({ loader: Migrator.fromRecord(migrations) }).pipe(
-        Layer.provide(BunContext.layer)
-      )
+      const migrator = Layer.effectDiscard(
+        migrateUnlessCurrent(SqliteMigrator.run({ loader: Migrator.fromRecord(migrations) }))
+      ).pipe(Layer.provide(BunContext.layer))
       return Layer.mergeAll(migrator, pragmas).pipe(Layer.provideMerge(SqliteClient.layer({ filename })))
     })
   )

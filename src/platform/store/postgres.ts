@@ -8,6 +8,7 @@ import { Migrator } from "@effect/sql"
 import { PgClient, PgMigrator } from "@effect/sql-pg"
 import { Duration, Effect, Layer, Redacted, Schedule } from "effect"
 import { migrations } from "./migrations"
+import { migrateUnlessCurrent } from "./migrateUnlessCurrent"
 
 // int8 (COUNT, BIGINT columns: epoch milliseconds, counters) and numeric (SUM over BIGINT)
 // arrive as text from the driver; every such value here is far below 2^53, so numbers they are.
@@ -34,7 +35,7 @@ export const postgresLayer = (url: string, poolMax: number) => {
   // Instances starting together race to create the migrations table; the loser retries (the
   // migrator itself runs under `LOCK TABLE`, so migrations apply once).
   const migrator = Layer.effectDiscard(
-    PgMigrator.run({ loader: Migrator.fromRecord(migrations) }).pipe(
+    migrateUnlessCurrent(PgMigrator.run({ loader: Migrator.fromRecord(migrations) })).pipe(
       Effect.retry({ times: 5, schedule: Schedule.spaced(Duration.millis(200)) }),
       Effect.provide(BunContext.layer)
     )
