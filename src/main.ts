@@ -114,7 +114,7 @@ const withoutCliErrorPrinting = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
 const program = Effect.suspend(() => {
   const args = process.argv.slice(2)
   // `serve`, or no command, has nothing to parse: the server starts without a first (cold) run
-  // of the command parser, which cost ~15 ms of start-up (docs/operating.md, "The binary").
+  // of the command parser (docs/operating.md, "The binary").
   if (args.length === 0 || (args.length === 1 && args[0] === "serve")) return serveProgram
   checkCommandNames(args)
   return Command.run(root, { name: "domain-intel", version })(process.argv).pipe(withoutCliErrorPrinting)
