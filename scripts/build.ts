@@ -14,7 +14,7 @@
  * The profile run listens on 127.0.0.1 and an ephemeral port only, and reaches nothing else.
  */
 import { spawn, spawnSync } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 
@@ -73,8 +73,9 @@ export const buildBinary = async (outfile: string): Promise<void> => {
     compile(first)
     const order = await recordOrder(first, work)
     // Without a profile (a run that recorded nothing) the first pass is the binary: same code,
-    // default layout.
-    compile(outfile, order === undefined ? [] : [`--bytecode-order=${order}`])
+    // default layout, so it is not compiled again.
+    if (order === undefined) copyFileSync(first, outfile)
+    else compile(outfile, [`--bytecode-order=${order}`])
   } finally {
     rmSync(work, { recursive: true, force: true })
   }
