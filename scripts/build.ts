@@ -5,11 +5,13 @@
  *   bun scripts/build.ts [--outfile dist/domain-intel]
  *
  * Two passes of `bun build --compile` (docs/operating.md, "The binary"):
- * 1. `--minify --bytecode --compile-jit-policy=3`: the bytecode cache halves start-up; a JIT
- *    tier-up threshold three times the default keeps the start's one-off code out of the JIT
- *    (~3 MB less memory; request throughput measured the same once warm);
+ * 1. `--minify --bytecode --compile-jit-policy=100000`: the bytecode cache halves start-up; the
+ *    JIT's tier-up thresholds scaled so far that nothing is optimized while the server starts
+ *    and idles, until src/platform/jitPolicy.ts sets the running policy at the first work
+ *    (~10 MB less idle memory);
  * 2. the same with `--bytecode-order`, from a run of the first binary that started `serve` on an
- *    empty SQLite store, answered /healthz, /readyz and an authenticated request, and stopped: Bun
+ *    empty SQLite store, answered /healthz, /readyz and an authenticated request, let the
+ *    background workers make their first passes, and stopped: Bun
  *    lays the bytecode that run used at the front of the file, so a start reads fewer pages.
  * The profile run listens on 127.0.0.1 and an ephemeral port only, and reaches nothing else.
  */
@@ -21,12 +23,14 @@ import { dirname, join, resolve } from "node:path"
 const root = resolve(import.meta.dir, "..")
 
 /** The compiler flags of both passes (the second adds `--bytecode-order`). */
-export const BUILD_FLAGS: ReadonlyArray<string> = ["--compile", "--minify", "--bytecode", "--compile-jit-policy=3"]
+export const BUILD_FLAGS: ReadonlyArray<string> = ["--compile", "--minify", "--bytecode", "--compile-jit-policy=100000"]
 
 const compile = (outfile: string, extra: ReadonlyArray<string> = []) => {
   const r = spawnSync(process.execPath, ["build", ...BUILD_FLAGS, ...extra, "src/main.ts", "--outfile", outfile], { cwd: root, encoding: "utf8" })
   if (r.status !== 0) throw new Error(`bun build failed: ${r.stderr}${r.stdout}`)
 }
+
+const PROFILE_SETTLE_MS = 1500
 
 /** Runs `binary serve` as a user's first start does, recording which bytecode it uses. */
 const recordOrder = async (binary: string, work: string): Promise<string | undefined> => {
@@ -57,6 +61,9 @@ const recordOrder = async (binary: string, work: string): Promise<string | undef
     const base = `http://127.0.0.1:${port}`
     for (const path of ["/healthz", "/readyz"]) await fetch(base + path).then((r) => r.arrayBuffer())
     if (key !== undefined) await fetch(`${base}/v1/account`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.arrayBuffer())
+    // The background workers start half a second after the listener (src/surfaces/server/Http.ts):
+    // the run lasts until their first passes are done, so their code is in the order too.
+    await Bun.sleep(PROFILE_SETTLE_MS)
   } finally {
     child.kill("SIGTERM")
     await exited

@@ -80,6 +80,36 @@ describe("single binary", () => {
     }
   })
 
+  // src/platform/jitPolicy.ts: the binary starts with the optimizing tiers held back and restores
+  // them at the first work. JavaScriptCore reports each optimizing compile when asked to.
+  test("the JIT optimizes nothing while the server only starts and idles, and resumes at the first work", async () => {
+    const db = join(work, "jit.db")
+    const s = await startServe(binary, ["serve"], {
+      cwd: work,
+      env: env({ DATABASE_URL: `sqlite:${db}`, BUN_JSC_reportDFGCompileTimes: "true", BUN_JSC_reportFTLCompileTimes: "true" })
+    })
+    const optimized = () => (s.stderr().match(/using (DFG|FTL)/g) ?? []).length
+    try {
+      const base = `http://127.0.0.1:${s.port}`
+      expect(await waitUntilUp(`${base}/healthz`)).toBe(true)
+      const key = await until(() => s.stdout().match(/^di_\S+$/m)?.[0], "the bootstrap key on stdout")
+      // Probes and the background workers' first passes (they start half a second in): no work.
+      for (let i = 0; i < 50; i++) expect((await fetch(`${base}/healthz`)).status).toBe(200)
+      await Bun.sleep(1500)
+      expect(optimized()).toBe(0)
+      // One caller's request is work; then the request path becomes hot and is optimized, within
+      // fewer requests in all than WORK_REQUESTS (1000), which would be work on their own.
+      expect((await fetch(`${base}/v1/account`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200)
+      for (let round = 0; round < 9 && optimized() === 0; round++) {
+        for (let i = 0; i < 100; i++) await fetch(`${base}/healthz`).then((r) => r.arrayBuffer())
+        await Bun.sleep(200)
+      }
+      expect(optimized()).toBeGreaterThan(0)
+    } finally {
+      s.child.kill("SIGKILL")
+    }
+  }, 60_000)
+
   test("serve creates the default organization, prints its key once, and answers an http-check", async () => {
     const db = join(work, "serve.db")
     const { child, port, stdout, exited } = await startServe(binary, ["serve"], {

@@ -36,8 +36,8 @@ const listeningPort = (child: ChildProcess, timeoutMs = 20000): Promise<number> 
   })
 
 /**
- * `serve` as a child process on 127.0.0.1 and a port it binds itself: the port, its stdout so far,
- * and its exit code. A child that never listens is killed and the call fails.
+ * `serve` as a child process on 127.0.0.1 and a port it binds itself: the port, its stdout and
+ * stderr so far, and its exit code. A child that never listens is killed and the call fails.
  */
 export const startServe = async (command: string, args: ReadonlyArray<string>, options: {
   readonly cwd?: string
@@ -49,10 +49,12 @@ export const startServe = async (command: string, args: ReadonlyArray<string>, o
     stdio: ["ignore", "pipe", "pipe"]
   })
   let out = ""
+  let err = ""
   child.stdout!.on("data", (d) => (out += d))
+  child.stderr!.on("data", (d) => (err += d))
   const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)))
   try {
-    return { child, port: await listeningPort(child), stdout: () => out, exited }
+    return { child, port: await listeningPort(child), stdout: () => out, stderr: () => err, exited }
   } catch (e) {
     child.kill("SIGKILL")
     throw e

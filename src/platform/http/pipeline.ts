@@ -8,7 +8,8 @@
  *   → the HttpApi (router → Auth/Attributed → handler; errors encoded by their schemas)
  *   → tracking headers (X-Request-Id, X-RateLimit-*; an error's own headers come with its answer,
  *     `errorHeaders` in src/kernel/errors.ts)
- *   → RequestObserver.onResponse (request log, access log, metrics)
+ *   → RequestObserver.onResponse (request log, access log, metrics); the JIT's work signal
+ *     (src/platform/jitPolicy.ts)
  *
  * Deadline: every request is answered by its operation's deadline (OPERATION_DEADLINE_MS, or
  * the operation's own, e.g. http-check's `timeout` + 2 s) with 502 upstream_unavailable if the
@@ -24,6 +25,7 @@ import { Deadlines, type Tracked } from "./Deadlines"
 import { canonicalPath } from "./Operation"
 import { attachFacts, factsOf, headerOf, type RequestFacts, requestIdFrom } from "./RequestFacts"
 import { RequestObserver } from "./RequestObserver"
+import { workSignal } from "../jitPolicy"
 
 /** The headers an answer carries beyond its body, from what the request's facts say. */
 const decorate = (facts: RequestFacts, response: HttpServerResponse.HttpServerResponse): HttpServerResponse.HttpServerResponse => {
@@ -107,6 +109,7 @@ export const pipeline = (app: HttpApp.Default, { config, deadlines, observer }: 
         cache: facts.cache,
         ts: facts.ts
       })
+      workSignal.request(facts.caller !== undefined)
       return response
     }
     if (!canonicalPath(path)) return Effect.succeed(finish(own(facts, new NotFound({ message: "no such route" }))))

@@ -7,6 +7,7 @@
 import { Clock, Duration, Effect } from "effect"
 import type { Organization } from "../accounts/Keys"
 import { AppConfig } from "../../platform/Config"
+import { workSignal } from "../../platform/jitPolicy"
 import { Quota } from "../metering/Quota"
 import { RequestLog } from "../metering/RequestLog"
 import { kindTable } from "./kindTable"
@@ -46,6 +47,7 @@ export const runMonitor = (m: MonitorRow, org: Organization | undefined, schedul
     if (org === undefined) return release
     const decision = yield* Effect.flatMap(Quota, (q) => q.consume(org))
     if (decision._tag === "Exceeded") return release
+    workSignal.work()
     const startedAt = yield* Clock.currentTimeMillis
     const t0 = performance.now()
     const verdict: Verdict = yield* judge(m)

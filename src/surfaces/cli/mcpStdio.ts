@@ -4,6 +4,7 @@
  */
 import { Effect, Layer, Option } from "effect"
 import { AppConfig } from "../../platform/Config"
+import { workSignal } from "../../platform/jitPolicy"
 import { ServicesLive } from "../server/Http"
 import { CtHistory } from "../../adapters/ct/CtHistory"
 import { McpServicesLive } from "../mcp/http"
@@ -19,6 +20,8 @@ export const program = (remoteUrl: Option.Option<string>) =>
   Effect.gen(function*() {
     const key = process.env[API_KEY_ENV]?.trim() ?? ""
     if (key.length === 0) return yield* Effect.fail(new StdioSetupError(`set ${API_KEY_ENV} to an API key (pro plan or above)`))
+    // A stdio session exists to answer its client: work from its start (src/platform/jitPolicy.ts).
+    workSignal.work()
     if (Option.isSome(remoteUrl)) return yield* serveRemote(key, remoteUrl.value)
     return yield* serveLocal(key).pipe(
       Effect.provide(McpServicesLive.pipe(Layer.provide(CtHistory.FromAggregator))),
