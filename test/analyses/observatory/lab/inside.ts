@@ -1,31 +1,41 @@
 /**
  * Runs inside the network namespace the test made (names from the bind-mounted /etc/hosts for the
- * Observatory, from a loopback DNS server for the service): starts the sites, grades each with
- * the service and with the Observatory's scanner, writes both to LAB_OUT.
+ * Observatory, from a loopback DNS server for the service): starts the sites and the DNS server
+ * in a process of their own (./sitesMain.ts), grades each site with the service (in this process)
+ * and with the Observatory's scanner (a node process), writes both to LAB_OUT.
  * LAB_HOSTS limits the hosts; LAB_REPEAT scans each that many times (the bench).
  */
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import { writeFileSync } from "node:fs"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import { HttpSecurityGrade } from "../../../../src/analyses/observatory/HttpSecurityGrade"
 import { AppConfig } from "../../../../src/platform/Config"
 import { DnsResolver } from "../../../../src/adapters/dns/DnsResolver"
 import { HttpProbe, type HttpProbeShape } from "../../../../src/adapters/probe/HttpProbe"
-import { startDnsServer } from "../../../support/dnsServer"
 import { makePki } from "../../../support/tls"
-import { startSites } from "./servers"
 import { OTHER_HOSTS, SITES } from "./sites"
 
-const ipOf = (ip: number | undefined) => `127.0.0.${ip ?? 1}`
 const pki = makePki()
 const names = [...SITES.filter((s) => (s.ip ?? 1) !== 4).map((s) => s.host), ...OTHER_HOSTS]
-const good = pki.leaf(names)
-const bad = pki.selfSigned(SITES.filter((s) => s.ip === 4).map((s) => s.host))
-const sites = startSites(SITES, { good, bad })
-const records: Record<string, { A: Array<string> }> = {}
-for (const s of SITES) records[s.host] = { A: [ipOf(s.ip)] }
-for (const h of OTHER_HOSTS) records[h] = { A: ["127.0.0.1"] }
-const dns = await startDnsServer(records)
+const tlsFile = join(dirname(process.env.LAB_OUT!), "lab-tls.json")
+writeFileSync(tlsFile, JSON.stringify({ good: pki.leaf(names), bad: pki.selfSigned(SITES.filter((s) => s.ip === 4).map((s) => s.host)) }))
+const sitesProcess = Bun.spawn([process.execPath, join(import.meta.dir, "sitesMain.ts")], {
+  env: { ...process.env, LAB_TLS: tlsFile },
+  stdin: "pipe",
+  stdout: "pipe",
+  stderr: "inherit"
+})
+const dns = await (async () => {
+  const reader = sitesProcess.stdout.getReader()
+  let seen = ""
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) throw new Error(`the lab's sites did not start: ${seen}`)
+    seen += new TextDecoder().decode(value)
+    const m = /ready (\d+)/.exec(seen)
+    if (m) return { port: Number(m[1]) }
+  }
+})()
 
 // LAB_TRACE (bench/observatory/phases.ts): every probe request and DNS lookup of each scan, timed in ms from the scan's start.
 let trace: Array<Record<string, unknown>> = []
@@ -88,7 +98,6 @@ for (const host of hosts) {
 
 const runner = join(import.meta.dir, "observatory-runner.mjs")
 const args = hosts.flatMap((h) => Array.from({ length: repeat }, () => h))
-// Asynchronously: the sites are served by this very process.
 const child = Bun.spawn(["node", runner, ...args], {
   env: { ...process.env, NODE_EXTRA_CA_CERTS: pki.caCertPath },
   stdout: "pipe",
@@ -103,8 +112,61 @@ for (const line of obs.stdout.split("\n").filter((l) => l.startsWith("{"))) {
   theirs[r.host] = r
   ;(theirsMs[r.host] ??= []).push(r.ms)
 }
-writeFileSync(process.env.LAB_OUT!, JSON.stringify({ ours, theirs, oursMs, theirsMs, traces, stderr: obs.stderr.slice(0, 4000) }))
-sites.stop()
-await dns.close()
+// LAB_AS_USED (bench/observatory/run.ts): each tool as its users run it. The service is started
+// from this checkout (`serve`, its own process) and asked over HTTP with a key, as a client would;
+// the Observatory's command line, src/scan.js, runs once per scan, as its users run it.
+const asUsed: { oursApiMs: Record<string, Array<number>>; theirsCliMs: Record<string, Array<number>> } = { oursApiMs: {}, theirsCliMs: {} }
+if (process.env.LAB_AS_USED) {
+  const root = join(import.meta.dir, "..", "..", "..", "..")
+  const state = join(dirname(process.env.LAB_OUT!), "service.db")
+  const service = Bun.spawn([process.execPath, join(root, "src", "main.ts"), "serve"], {
+    cwd: root,
+    env: {
+      ...process.env, PORT: "0", HOST: "127.0.0.1", DATABASE_URL: `sqlite:${state}`, LOG_LEVEL: "info", LOG_ACCESS: "false",
+      ALLOW_PRIVATE_TARGETS: "true", DNS_RESOLVERS: `127.0.0.1:${dns.port}`, NODE_EXTRA_CA_CERTS: pki.caCertPath
+    },
+    stdout: "pipe",
+    stderr: "pipe"
+  })
+  const read = async (stream: ReadableStream<Uint8Array>, pattern: RegExp) => {
+    const reader = stream.getReader()
+    let seen = ""
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) throw new Error(`the service stopped: ${seen.slice(-2000)}`)
+      seen += new TextDecoder().decode(value)
+      const m = pattern.exec(seen)
+      if (m) {
+        reader.releaseLock()
+        return m[1]
+      }
+    }
+  }
+  const [key, port] = await Promise.all([read(service.stdout, /^(di_\S+)$/m), read(service.stderr, /Listening on http:\/\/[^\s"]+:(\d+)/)])
+  const packageDir = dirname(dirname(require.resolve("@mdn/mdn-http-observatory/package.json")))
+  const cli = join(packageDir, "mdn-http-observatory", "src", "scan.js")
+  for (const host of hosts) {
+    asUsed.oursApiMs[host] = []
+    asUsed.theirsCliMs[host] = []
+    for (let i = 0; i < repeat; i++) {
+      let t0 = performance.now()
+      const res = await fetch(`http://127.0.0.1:${port}/v1/security/headers?url=${encodeURIComponent(host)}`, { headers: { authorization: `Bearer ${key}` } })
+      const body = (await res.json()) as { grade?: string }
+      asUsed.oursApiMs[host].push(performance.now() - t0)
+      if (res.status !== 200 || body.grade !== (ours[host] as { grade?: string }).grade) throw new Error(`the service answered ${res.status} ${JSON.stringify(body).slice(0, 300)}`)
+      t0 = performance.now()
+      const scan = Bun.spawn(["node", cli, host], { env: { ...process.env, NODE_EXTRA_CA_CERTS: pki.caCertPath }, stdout: "pipe", stderr: "pipe" })
+      const out = await new Response(scan.stdout).text()
+      await scan.exited
+      asUsed.theirsCliMs[host].push(performance.now() - t0)
+      if (JSON.parse(out).scan?.grade !== (theirs[host] as { grade?: string }).grade) throw new Error(`the Observatory's command line printed ${out.slice(0, 300)}`)
+    }
+  }
+  service.kill("SIGTERM")
+  await service.exited
+}
+writeFileSync(process.env.LAB_OUT!, JSON.stringify({ ours, theirs, oursMs, theirsMs, ...asUsed, traces, stderr: obs.stderr.slice(0, 4000) }))
+sitesProcess.stdin.end()
+await sitesProcess.exited
 await runtime.dispose()
 process.exit(0)

@@ -14,6 +14,9 @@ export interface LabResult {
   readonly theirs: Record<string, any>
   readonly oursMs: Record<string, Array<number>>
   readonly theirsMs: Record<string, Array<number>>
+  /** With LAB_AS_USED: the service asked over HTTP, and the Observatory's command line run, once per scan. */
+  readonly oursApiMs?: Record<string, Array<number>>
+  readonly theirsCliMs?: Record<string, Array<number>>
   /** With LAB_TRACE: each of the service's scans, its requests and lookups timed (bench/observatory/phases.ts). */
   readonly traces: Array<Array<{ what: string; start: number; end: number }>>
   readonly stderr: string
