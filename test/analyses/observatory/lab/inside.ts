@@ -25,17 +25,24 @@ const sitesProcess = Bun.spawn([process.execPath, join(import.meta.dir, "sitesMa
   stdout: "pipe",
   stderr: "inherit"
 })
-const dns = await (async () => {
-  const reader = sitesProcess.stdout.getReader()
+/** Reads `stream` until `pattern` matches; its first group. The rest is drained, so a chatty child never blocks on a full pipe. */
+const readUntil = async (stream: ReadableStream<Uint8Array>, pattern: RegExp, what: string) => {
+  const reader = stream.getReader()
   let seen = ""
   for (;;) {
     const { done, value } = await reader.read()
-    if (done) throw new Error(`the lab's sites did not start: ${seen}`)
+    if (done) throw new Error(`${what} stopped: ${seen.slice(-2000)}`)
     seen += new TextDecoder().decode(value)
-    const m = /ready (\d+)/.exec(seen)
-    if (m) return { port: Number(m[1]) }
+    const m = pattern.exec(seen)
+    if (m) {
+      void (async () => {
+        while (!(await reader.read()).done) {}
+      })()
+      return m[1]
+    }
   }
-})()
+}
+const dns = { port: Number(await readUntil(sitesProcess.stdout, /ready (\d+)/, "the lab's sites")) }
 
 // LAB_TRACE (bench/observatory/phases.ts): every probe request and DNS lookup of each scan, timed in ms from the scan's start.
 let trace: Array<Record<string, unknown>> = []
@@ -128,21 +135,10 @@ if (process.env.LAB_AS_USED) {
     stdout: "pipe",
     stderr: "pipe"
   })
-  const read = async (stream: ReadableStream<Uint8Array>, pattern: RegExp) => {
-    const reader = stream.getReader()
-    let seen = ""
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) throw new Error(`the service stopped: ${seen.slice(-2000)}`)
-      seen += new TextDecoder().decode(value)
-      const m = pattern.exec(seen)
-      if (m) {
-        reader.releaseLock()
-        return m[1]
-      }
-    }
-  }
-  const [key, port] = await Promise.all([read(service.stdout, /^(di_\S+)$/m), read(service.stderr, /Listening on http:\/\/[^\s"]+:(\d+)/)])
+  const [key, port] = await Promise.all([
+    readUntil(service.stdout, /^(di_\S+)$/m, "the service"),
+    readUntil(service.stderr, /Listening on http:\/\/[^\s"]+:(\d+)/, "the service")
+  ])
   const packageDir = dirname(dirname(require.resolve("@mdn/mdn-http-observatory/package.json")))
   const cli = join(packageDir, "mdn-http-observatory", "src", "scan.js")
   for (const host of hosts) {
