@@ -5,7 +5,7 @@
  * All fetches go through the target guard.
  */
 import { Clock, Context, Effect, Layer, Option, Ref } from "effect"
-import { getDomain } from "tldts"
+import { getDomain } from "../../kernel/publicSuffix"
 import { AppConfig } from "../../platform/Config"
 import { ToolFailure } from "../../kernel/ToolFailure"
 import { Outbound } from "../probe/Outbound"

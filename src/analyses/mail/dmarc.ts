@@ -3,7 +3,7 @@
  * discovery with the organizational-domain fallback (§6.6.3, public suffix list via tldts), and
  * external report destinations (§7.1). Pure.
  */
-import { getDomain } from "tldts"
+import { getDomain } from "../../kernel/publicSuffix"
 import type { Lookup } from "./lookup"
 import type { DmarcReport } from "./schema"
 import { lowerHost, parseTags, tagValue, versioned } from "./tags"

@@ -11,7 +11,7 @@
  * An expired cookie is not sent, and a request it would have matched removes it from the jar
  * (as tough-cookie does), so it no longer counts for the cookie test either.
  */
-import { getDomain } from "tldts"
+import { getDomain } from "../../kernel/publicSuffix"
 
 export interface Cookie {
   readonly key: string

@@ -3,7 +3,7 @@
  * hash (W3C SRI §3) and come over https. "Other site" is the Observatory's notion: a full URL
  * whose registrable domain differs from the scanned host's, or a scheme-relative `//host/` URL.
  */
-import { parse } from "tldts"
+import { parse } from "../../kernel/publicSuffix"
 import { clientText, pageScripts } from "./html"
 import { worse } from "./results"
 import { finalHop, gradedScheme, gradedSession, isHtml, nodeHeaders, type Retrieval } from "./retrieval"

@@ -4,7 +4,7 @@
  */
 import { Context, Effect, Layer } from "effect"
 import { isIP } from "node:net"
-import { getDomain } from "tldts"
+import { getDomain } from "../../kernel/publicSuffix"
 import { AuditTokens } from "./AuditTokens"
 import { AppConfig } from "../../platform/Config"
 import { ActiveProbe as ActiveProbeSchema, ProviderOut as ProviderOutSchema, WafReport as WafReportSchema } from "./schema"

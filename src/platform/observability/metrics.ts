@@ -9,18 +9,16 @@
  *
  * One registry per process (not prom-client's global one). No organization labels: label
  * values are operation ids, status codes and fixed kinds, so the series count stays bounded.
+ *
+ * Every family is kept in plain maps here and rendered by prom-client at scrape time
+ * (`registerMetric` with a `get()`, the same shape prom-client's own metrics return): recording
+ * is a Map read and a few additions, where prom-client's `inc`/`observe` hash their label
+ * objects on every call; and prom-client (with the tracing API it loads) is imported at the
+ * first scrape rather than at start-up (docs/operating.md, "The binary").
  */
 import { Cause, Effect, Exit, Option } from "effect"
-import { Counter, Gauge, Registry } from "prom-client"
+import type { Registry } from "prom-client"
 
-export const registry = new Registry()
-
-/**
- * The two per-request families are kept in plain maps and rendered by prom-client at scrape
- * time (`registerMetric` with a `get()`, the same shape prom-client's own metrics return):
- * recording is a Map read and a few additions on the request path, where prom-client's
- * `inc`/`observe` hash their label objects on every call.
- */
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30] as const
 
 interface DurationSeries {
@@ -47,9 +45,15 @@ const durationFamily = {
   aggregator: "sum"
 } as const
 
-// `registerMetric` takes any object with a name and `get()` (prom-client's `Metric` type also
-// lists the methods of its own classes, hence the casts).
-registry.registerMetric({
+interface Family {
+  readonly name: string
+  readonly help: string
+  readonly type: "counter" | "gauge" | "histogram"
+  readonly aggregator: "sum" | "first"
+  readonly get: () => Promise<unknown>
+}
+
+const requests: Family = {
   ...requestsFamily,
   get: async () => ({
     ...requestsFamily,
@@ -57,9 +61,9 @@ registry.registerMetric({
       [...byStatus].map(([status, value]) => ({ labels: { operation, status: String(status) }, value }))
     )
   })
-} as any)
+}
 
-registry.registerMetric({
+const durationsMetric: Family = {
   ...durationFamily,
   get: async () => ({
     ...durationFamily,
@@ -77,19 +81,27 @@ registry.registerMetric({
       ]
     })
   })
-} as any)
+}
 
 /** What an outbound request was for. */
 export type OutboundKind = "http" | "dns" | "ct" | "rdap" | "webhook" | "tls"
 /** How it ended: an answer (whatever its status), a timeout, a refusal by the target guard, or another failure. */
 export type OutboundOutcome = "ok" | "error" | "timeout" | "refused"
 
-const outboundTotal = new Counter({
+const outboundCounts = new Map<OutboundKind, Map<OutboundOutcome, number>>()
+const outboundFamily = {
   name: "domain_intel_outbound_requests_total",
   help: "Requests the service made to the outside (HTTP probes, DNS queries, CT aggregator, RDAP, webhooks), by kind and outcome",
-  labelNames: ["kind", "outcome"] as const,
-  registers: [registry]
-})
+  type: "counter",
+  aggregator: "sum"
+} as const
+const outbound: Family = {
+  ...outboundFamily,
+  get: async () => ({
+    ...outboundFamily,
+    values: [...outboundCounts].flatMap(([kind, byOutcome]) => [...byOutcome].map(([outcome, value]) => ({ labels: { kind, outcome }, value })))
+  })
+}
 
 export type CacheResult = "hit" | "miss" | "stale" | "bypass"
 
@@ -101,32 +113,43 @@ const cacheFamily = {
   type: "counter",
   aggregator: "sum"
 } as const
-registry.registerMetric({
+const cache: Family = {
   ...cacheFamily,
   get: async () => ({
     ...cacheFamily,
     values: [...cacheCounts].flatMap(([cache, byResult]) => [...byResult].map(([result, value]) => ({ labels: { cache, result }, value })))
   })
-} as any)
+}
 
-new Gauge({
-  name: "process_resident_memory_bytes",
-  help: "Resident memory size in bytes",
-  registers: [registry],
-  collect() {
-    this.set(process.memoryUsage().rss)
-  }
+/** A gauge read at scrape time. */
+const gauge = (name: string, help: string, read: () => number): Family => ({
+  name,
+  help,
+  type: "gauge",
+  aggregator: "first",
+  get: async () => ({ name, help, type: "gauge", aggregator: "first", values: [{ labels: {}, value: read() }] })
 })
 
 const startedAt = Date.now() / 1000
-new Gauge({
-  name: "process_start_time_seconds",
-  help: "Start time of the process since the Unix epoch, in seconds",
-  registers: [registry],
-  collect() {
-    this.set(startedAt)
-  }
-})
+const families: ReadonlyArray<Family> = [
+  requests,
+  durationsMetric,
+  outbound,
+  cache,
+  gauge("process_resident_memory_bytes", "Resident memory size in bytes", () => process.memoryUsage().rss),
+  gauge("process_start_time_seconds", "Start time of the process since the Unix epoch, in seconds", () => startedAt)
+]
+
+let registry: Promise<Registry> | undefined
+/** The registry, made at the first scrape. */
+const registryOnce = (): Promise<Registry> =>
+  (registry ??= import("prom-client").then(({ Registry }) => {
+    const r = new Registry()
+    // `registerMetric` takes any object with a name and `get()` (prom-client's `Metric` type
+    // also lists the methods of its own classes, hence the cast).
+    for (const family of families) r.registerMetric(family as any)
+    return r
+  }))
 
 /** One answered request (called by the access-log hook for every request). */
 export const recordRequest = (operation: string, status: number, seconds: number): void => {
@@ -144,7 +167,9 @@ export const recordRequest = (operation: string, status: number, seconds: number
 
 /** One outbound request: a one-line call at each outbound point. */
 export const recordOutbound = (kind: OutboundKind, outcome: OutboundOutcome): void => {
-  outboundTotal.inc({ kind, outcome })
+  let byOutcome = outboundCounts.get(kind)
+  if (byOutcome === undefined) outboundCounts.set(kind, byOutcome = new Map())
+  byOutcome.set(outcome, (byOutcome.get(outcome) ?? 0) + 1)
 }
 
 /** One cache look-up. */
@@ -155,10 +180,10 @@ export const recordCache = (cache: string, result: CacheResult): void => {
 }
 
 /** The exposition text and its content type. */
-export const exposition = async (): Promise<{ readonly text: string; readonly contentType: string }> => ({
-  text: await registry.metrics(),
-  contentType: registry.contentType
-})
+export const exposition = async (): Promise<{ readonly text: string; readonly contentType: string }> => {
+  const r = await registryOnce()
+  return { text: await r.metrics(), contentType: r.contentType }
+}
 
 /** A failure's outcome label: timeouts and guard refusals by their tag, anything else `error`. */
 const outcomeOfFailure = (e: unknown): OutboundOutcome => {

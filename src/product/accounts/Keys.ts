@@ -10,7 +10,7 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Data, Effect, Option } from "effect"
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
 import { isIP } from "node:net"
-import { parse as parseDomain } from "tldts"
+import { parse as parseDomain } from "../../kernel/publicSuffix"
 import type { Plan } from "../../kernel/plans"
 import type { Organization } from "../../kernel/Caller"
 
