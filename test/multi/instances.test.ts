@@ -40,7 +40,12 @@ describe("two instances on one PostgreSQL database", () => {
   test("started together on the empty database: both stay up, and only one creates and prints the bootstrap key", async () => {
     for (const x of both()) expect((await x.call("/readyz")).status).toBe(200)
     expect([a, b].map((x) => x.child.exitCode)).toEqual([null, null])
-    const printed = [a, b].filter((x) => /^di_[0-9a-f]{16}_/m.test(x.stdout()))
+    // The key is printed once the listener is bound (src/surfaces/server/serve.ts): just after
+    // the instance answers, so it is awaited; then the other had as long to print one too.
+    const hasKey = (x: Instance) => /^di_[0-9a-f]{16}_/m.test(x.stdout())
+    await until(() => (both().some(hasKey) ? true : undefined), "a bootstrap key on either instance's stdout")
+    await Bun.sleep(500)
+    const printed = both().filter(hasKey)
     expect(printed.length).toBe(1)
     const db = url.split("/").pop()!
     expect(pg.psql(db, "SELECT name || ':' || plan FROM organizations").trim()).toBe("default:enterprise")

@@ -28,23 +28,6 @@ interface DurationSeries {
   count: number
 }
 
-const requestCounts = new Map<string, Map<number, number>>()
-const durations = new Map<string, DurationSeries>()
-
-const requestsFamily = {
-  name: "domain_intel_requests_total",
-  help: "HTTP requests answered, by operation id and status code",
-  type: "counter",
-  aggregator: "sum"
-} as const
-
-const durationFamily = {
-  name: "domain_intel_request_duration_seconds",
-  help: "Time from receiving a request to its response, by operation id",
-  type: "histogram",
-  aggregator: "sum"
-} as const
-
 interface Family {
   readonly name: string
   readonly help: string
@@ -53,16 +36,42 @@ interface Family {
   readonly get: () => Promise<unknown>
 }
 
-const requests: Family = {
-  ...requestsFamily,
-  get: async () => ({
-    ...requestsFamily,
-    values: [...requestCounts].flatMap(([operation, byStatus]) =>
-      [...byStatus].map(([status, value]) => ({ labels: { operation, status: String(status) }, value }))
-    )
-  })
+/** A counter by two labels, kept as counts per first and second label value. */
+const twoLabelCounter = <A extends string | number, B extends string | number>(
+  name: string,
+  help: string,
+  [first, second]: readonly [string, string]
+) => {
+  const counts = new Map<A, Map<B, number>>()
+  const head = { name, help, type: "counter", aggregator: "sum" } as const
+  const family: Family = {
+    ...head,
+    get: async () => ({
+      ...head,
+      values: [...counts].flatMap(([a, byB]) => [...byB].map(([b, value]) => ({ labels: { [first]: String(a), [second]: String(b) }, value })))
+    })
+  }
+  const add = (a: A, b: B): void => {
+    let byB = counts.get(a)
+    if (byB === undefined) counts.set(a, byB = new Map())
+    byB.set(b, (byB.get(b) ?? 0) + 1)
+  }
+  return { family, add }
 }
 
+const requests = twoLabelCounter<string, number>(
+  "domain_intel_requests_total",
+  "HTTP requests answered, by operation id and status code",
+  ["operation", "status"]
+)
+
+const durations = new Map<string, DurationSeries>()
+const durationFamily = {
+  name: "domain_intel_request_duration_seconds",
+  help: "Time from receiving a request to its response, by operation id",
+  type: "histogram",
+  aggregator: "sum"
+} as const
 const durationsMetric: Family = {
   ...durationFamily,
   get: async () => ({
@@ -88,54 +97,29 @@ export type OutboundKind = "http" | "dns" | "ct" | "rdap" | "webhook" | "tls"
 /** How it ended: an answer (whatever its status), a timeout, a refusal by the target guard, or another failure. */
 export type OutboundOutcome = "ok" | "error" | "timeout" | "refused"
 
-const outboundCounts = new Map<OutboundKind, Map<OutboundOutcome, number>>()
-const outboundFamily = {
-  name: "domain_intel_outbound_requests_total",
-  help: "Requests the service made to the outside (HTTP probes, DNS queries, CT aggregator, RDAP, webhooks), by kind and outcome",
-  type: "counter",
-  aggregator: "sum"
-} as const
-const outbound: Family = {
-  ...outboundFamily,
-  get: async () => ({
-    ...outboundFamily,
-    values: [...outboundCounts].flatMap(([kind, byOutcome]) => [...byOutcome].map(([outcome, value]) => ({ labels: { kind, outcome }, value })))
-  })
-}
+const outbound = twoLabelCounter<OutboundKind, OutboundOutcome>(
+  "domain_intel_outbound_requests_total",
+  "Requests the service made to the outside (HTTP probes, DNS queries, CT aggregator, RDAP, webhooks), by kind and outcome",
+  ["kind", "outcome"]
+)
 
 export type CacheResult = "hit" | "miss" | "stale" | "bypass"
 
-/** Cache look-ups, kept like the per-request families above (a CT cache hit is one per request). */
-const cacheCounts = new Map<string, Map<CacheResult, number>>()
-const cacheFamily = {
-  name: "domain_intel_cache_total",
-  help: "Cache look-ups by cache and result",
-  type: "counter",
-  aggregator: "sum"
-} as const
-const cache: Family = {
-  ...cacheFamily,
-  get: async () => ({
-    ...cacheFamily,
-    values: [...cacheCounts].flatMap(([cache, byResult]) => [...byResult].map(([result, value]) => ({ labels: { cache, result }, value })))
-  })
-}
+/** Cache look-ups (a CT cache hit is one per request). */
+const cache = twoLabelCounter<string, CacheResult>("domain_intel_cache_total", "Cache look-ups by cache and result", ["cache", "result"])
 
 /** A gauge read at scrape time. */
-const gauge = (name: string, help: string, read: () => number): Family => ({
-  name,
-  help,
-  type: "gauge",
-  aggregator: "first",
-  get: async () => ({ name, help, type: "gauge", aggregator: "first", values: [{ labels: {}, value: read() }] })
-})
+const gauge = (name: string, help: string, read: () => number): Family => {
+  const head = { name, help, type: "gauge", aggregator: "first" } as const
+  return { ...head, get: async () => ({ ...head, values: [{ labels: {}, value: read() }] }) }
+}
 
 const startedAt = Date.now() / 1000
 const families: ReadonlyArray<Family> = [
-  requests,
+  requests.family,
   durationsMetric,
-  outbound,
-  cache,
+  outbound.family,
+  cache.family,
   gauge("process_resident_memory_bytes", "Resident memory size in bytes", () => process.memoryUsage().rss),
   gauge("process_start_time_seconds", "Start time of the process since the Unix epoch, in seconds", () => startedAt)
 ]
@@ -153,9 +137,7 @@ const registryOnce = (): Promise<Registry> =>
 
 /** One answered request (called by the access-log hook for every request). */
 export const recordRequest = (operation: string, status: number, seconds: number): void => {
-  let byStatus = requestCounts.get(operation)
-  if (byStatus === undefined) requestCounts.set(operation, byStatus = new Map())
-  byStatus.set(status, (byStatus.get(status) ?? 0) + 1)
+  requests.add(operation, status)
   let d = durations.get(operation)
   if (d === undefined) durations.set(operation, d = { counts: new Array(DURATION_BUCKETS.length + 1).fill(0), sum: 0, count: 0 })
   let i = 0
@@ -166,18 +148,10 @@ export const recordRequest = (operation: string, status: number, seconds: number
 }
 
 /** One outbound request: a one-line call at each outbound point. */
-export const recordOutbound = (kind: OutboundKind, outcome: OutboundOutcome): void => {
-  let byOutcome = outboundCounts.get(kind)
-  if (byOutcome === undefined) outboundCounts.set(kind, byOutcome = new Map())
-  byOutcome.set(outcome, (byOutcome.get(outcome) ?? 0) + 1)
-}
+export const recordOutbound = (kind: OutboundKind, outcome: OutboundOutcome): void => outbound.add(kind, outcome)
 
 /** One cache look-up. */
-export const recordCache = (cache: string, result: CacheResult): void => {
-  let byResult = cacheCounts.get(cache)
-  if (byResult === undefined) cacheCounts.set(cache, byResult = new Map())
-  byResult.set(result, (byResult.get(result) ?? 0) + 1)
-}
+export const recordCache = (name: string, result: CacheResult): void => cache.add(name, result)
 
 /** The exposition text and its content type. */
 export const exposition = async (): Promise<{ readonly text: string; readonly contentType: string }> => {
