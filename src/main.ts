@@ -75,7 +75,10 @@ const program = Effect.suspend(() => {
   // definitions (@effect/cli), which are evaluated only for the other commands (docs/operating.md,
   // "The binary").
   if (args.length === 0 || (args.length === 1 && args[0] === "serve")) return serveProgram
-  return Effect.flatMap(Effect.promise(() => import("./surfaces/cli/commands")), (m) => m.runCommands(process.argv, serveProgram))
+  // The platform's services (file system, terminal, …) are the command line's; the server needs none.
+  return Effect.flatMap(Effect.promise(() => import("./surfaces/cli/commands")), (m) => m.runCommands(process.argv, serveProgram)).pipe(
+    Effect.provide(BunContext.layer)
+  )
 }).pipe(
   Effect.as(0),
   Effect.catchAllCause((cause) => {
@@ -86,7 +89,6 @@ const program = Effect.suspend(() => {
 )
 
 program.pipe(
-  Effect.provide(BunContext.layer),
   Effect.provide(ConfigAndLoggingLive),
   BunRuntime.runMain({
     disableErrorReporting: true,

@@ -98,9 +98,11 @@ const sqliteLayer = (url: string) =>
           yield* sql.unsafe("PRAGMA foreign_keys = ON")
         })
       )
+      // The platform services the migrator needs are built only when it runs: a current store
+      // skips it (./migrateUnlessCurrent.ts), and building them cost ~1,600 Effect steps.
       const migrator = Layer.effectDiscard(
-        migrateUnlessCurrent(SqliteMigrator.run({ loader: Migrator.fromRecord(migrations) }))
-      ).pipe(Layer.provide(BunContext.layer))
+        migrateUnlessCurrent(SqliteMigrator.run({ loader: Migrator.fromRecord(migrations) }).pipe(Effect.provide(BunContext.layer)))
+      )
       return Layer.mergeAll(migrator, pragmas).pipe(Layer.provideMerge(SqliteClient.layer({ filename })))
     })
   )

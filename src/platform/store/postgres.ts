@@ -34,10 +34,10 @@ export const postgresLayer = (url: string, poolMax: number) => {
   })
   // Instances starting together race to create the migrations table; the loser retries (the
   // migrator itself runs under `LOCK TABLE`, so migrations apply once).
+  // The platform services the migrator needs are built only when it runs (./migrateUnlessCurrent.ts).
   const migrator = Layer.effectDiscard(
-    migrateUnlessCurrent(PgMigrator.run({ loader: Migrator.fromRecord(migrations) })).pipe(
-      Effect.retry({ times: 5, schedule: Schedule.spaced(Duration.millis(200)) }),
-      Effect.provide(BunContext.layer)
+    migrateUnlessCurrent(PgMigrator.run({ loader: Migrator.fromRecord(migrations) }).pipe(Effect.provide(BunContext.layer))).pipe(
+      Effect.retry({ times: 5, schedule: Schedule.spaced(Duration.millis(200)) })
     )
   )
   return migrator.pipe(Layer.provideMerge(client))
