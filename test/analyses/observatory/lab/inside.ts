@@ -135,31 +135,35 @@ if (process.env.LAB_AS_USED) {
     stdout: "pipe",
     stderr: "pipe"
   })
-  const [key, port] = await Promise.all([
-    readUntil(service.stdout, /^(di_\S+)$/m, "the service"),
-    readUntil(service.stderr, /Listening on http:\/\/[^\s"]+:(\d+)/, "the service")
-  ])
-  const packageDir = dirname(dirname(require.resolve("@mdn/mdn-http-observatory/package.json")))
-  const cli = join(packageDir, "mdn-http-observatory", "src", "scan.js")
-  for (const host of hosts) {
-    asUsed.oursApiMs[host] = []
-    asUsed.theirsCliMs[host] = []
-    for (let i = 0; i < repeat; i++) {
-      let t0 = performance.now()
-      const res = await fetch(`http://127.0.0.1:${port}/v1/security/headers?url=${encodeURIComponent(host)}`, { headers: { authorization: `Bearer ${key}` } })
-      const body = (await res.json()) as { grade?: string }
-      asUsed.oursApiMs[host].push(performance.now() - t0)
-      if (res.status !== 200 || body.grade !== (ours[host] as { grade?: string }).grade) throw new Error(`the service answered ${res.status} ${JSON.stringify(body).slice(0, 300)}`)
-      t0 = performance.now()
-      const scan = Bun.spawn(["node", cli, host], { env: { ...process.env, NODE_EXTRA_CA_CERTS: pki.caCertPath }, stdout: "pipe", stderr: "pipe" })
-      const out = await new Response(scan.stdout).text()
-      await scan.exited
-      asUsed.theirsCliMs[host].push(performance.now() - t0)
-      if (JSON.parse(out).scan?.grade !== (theirs[host] as { grade?: string }).grade) throw new Error(`the Observatory's command line printed ${out.slice(0, 300)}`)
+  try {
+    const [key, port] = await Promise.all([
+      readUntil(service.stdout, /^(di_\S+)$/m, "the service"),
+      readUntil(service.stderr, /Listening on http:\/\/[^\s"]+:(\d+)/, "the service")
+    ])
+    const packageDir = dirname(dirname(require.resolve("@mdn/mdn-http-observatory/package.json")))
+    const cli = join(packageDir, "mdn-http-observatory", "src", "scan.js")
+    for (const host of hosts) {
+      asUsed.oursApiMs[host] = []
+      asUsed.theirsCliMs[host] = []
+      for (let i = 0; i < repeat; i++) {
+        let t0 = performance.now()
+        const res = await fetch(`http://127.0.0.1:${port}/v1/security/headers?url=${encodeURIComponent(host)}`, { headers: { authorization: `Bearer ${key}` } })
+        const body = (await res.json()) as { grade?: string }
+        asUsed.oursApiMs[host].push(performance.now() - t0)
+        if (res.status !== 200 || body.grade !== (ours[host] as { grade?: string }).grade) throw new Error(`the service answered ${res.status} ${JSON.stringify(body).slice(0, 300)}`)
+        t0 = performance.now()
+        const scan = Bun.spawn(["node", cli, host], { env: { ...process.env, NODE_EXTRA_CA_CERTS: pki.caCertPath }, stdout: "pipe", stderr: "pipe" })
+        const out = await new Response(scan.stdout).text()
+        await scan.exited
+        asUsed.theirsCliMs[host].push(performance.now() - t0)
+        if (JSON.parse(out).scan?.grade !== (theirs[host] as { grade?: string }).grade) throw new Error(`the Observatory's command line printed ${out.slice(0, 300)}`)
+      }
     }
+  } finally {
+    // Also when a scan fails: no service is left running in the namespace.
+    service.kill("SIGTERM")
+    await service.exited
   }
-  service.kill("SIGTERM")
-  await service.exited
 }
 writeFileSync(process.env.LAB_OUT!, JSON.stringify({ ours, theirs, oursMs, theirsMs, ...asUsed, traces, stderr: obs.stderr.slice(0, 4000) }))
 sitesProcess.stdin.end()
