@@ -28,6 +28,16 @@ const layer = Layer.mergeAll(Monitors.Default, ZoneHygiene.Live, RunServicesLive
   Layer.provideMerge(storeLayer({ dnsResolvers: [], monitorMinIntervalS: 1, allowPrivateTargets: true }, { directLog: true }))
 )
 
+/** N http_check monitors every second for a new pro organization, at `${base}0` … `${base}${N - 1}`. */
+const createMonitors = (org: string, base: string) =>
+  Effect.gen(function*() {
+    const owner = yield* Effect.flatMap(Keys, (k) => k.upsertOrg(org, "pro"))
+    const monitors = yield* Monitors
+    for (let i = 0; i < N; i++) {
+      yield* monitors.create(owner, { name: `m${i}`, kind: "http_check", target: `${base}${i}`, interval_seconds: 1 })
+    }
+  })
+
 /** Moves the clock a second at a time, letting the runs' real I/O and the writer finish between. */
 const seconds = (n: number) =>
   Effect.forEach(Array.from({ length: n }), () =>
@@ -38,11 +48,7 @@ test("every due run once at the target and in the store; after an outage one run
   try {
     await runTest(Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const org = yield* Effect.flatMap(Keys, (k) => k.upsertOrg("loop", "pro"))
-      const monitors = yield* Monitors
-      for (let i = 0; i < N; i++) {
-        yield* monitors.create(org, { name: `m${i}`, kind: "http_check", target: `http://127.0.0.1:${server.port}/m${i}`, interval_seconds: 1 })
-      }
+      yield* createMonitors("loop", `http://127.0.0.1:${server.port}/m`)
       const runFor = (n: number) =>
         Effect.gen(function*() {
           const fiber = yield* Effect.fork(Effect.scoped(Effect.zipRight(scheduler, Effect.never)))
@@ -93,11 +99,7 @@ test("two schedulers on one store share the work about evenly, each due run once
   try {
     await runTest(Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const org = yield* Effect.flatMap(Keys, (k) => k.upsertOrg("pair", "pro"))
-      const monitors = yield* Monitors
-      for (let i = 0; i < N; i++) {
-        yield* monitors.create(org, { name: `m${i}`, kind: "http_check", target: `http://127.0.0.1:${server.port}/p${i}`, interval_seconds: 1 })
-      }
+      yield* createMonitors("pair", `http://127.0.0.1:${server.port}/p`)
       // Two instances' loops, started at the same instant: on equal fixed pauses they would wake
       // together forever and the first to claim would take everything that fell due.
       const both = yield* Effect.fork(Effect.scoped(Effect.zipRight(Effect.all([scheduler, scheduler]), Effect.never)))

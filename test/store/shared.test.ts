@@ -22,12 +22,24 @@ const storeUsed = (db: ReturnType<typeof instance>, org: Organization) =>
   db.sql((sql) => sql<{ used: number }>`SELECT used FROM quota_usage WHERE org_id = ${org.id} AND month = ${monthStart(Date.now())}`)
     .then((rows) => rows[0]?.used ?? 0)
 
+/** Two instances on one new database of `kind`, both stopped after `f`. */
+const onTwoInstances = async (
+  kind: (typeof kinds)[number],
+  f: (a: ReturnType<typeof instance>, b: ReturnType<typeof instance>) => Promise<void>
+) => {
+  const url = await kind.newDatabase()
+  const [a, b] = [instance(url), instance(url)]
+  try {
+    await f(a, b)
+  } finally {
+    await Promise.all([a.stop(), b.stop()])
+  }
+}
+
 for (const kind of kinds) {
   describe(`shared state on ${kind.name}`, () => {
     test("quota: two instances racing on a free organization allow exactly 1,000", async () => {
-      const url = await kind.newDatabase()
-      const [a, b] = [instance(url), instance(url)]
-      try {
+      await onTwoInstances(kind, async (a, b) => {
         const org = await a.run(Effect.flatMap(Keys, (k) => k.upsertOrg("free-org", "free")))
         const wave = (db: typeof a, n: number) =>
           db.run(Effect.forEach(Array.from({ length: n }), () => Effect.flatMap(Quota, (q) => q.consume(org)), { concurrency: 50 }))
@@ -44,9 +56,7 @@ for (const kind of kinds) {
         expect(refused).toBe(300)
         expect(await storeUsed(a, org)).toBe(1000)
         expect((await a.run(Effect.flatMap(Quota, (q) => q.used(org)))).used).toBe(1000)
-      } finally {
-        await Promise.all([a.stop(), b.stop()])
-      }
+      })
     }, 60_000)
 
     test("quota: units are counted together; held units go back at shutdown and when idle", async () => {
@@ -90,9 +100,7 @@ for (const kind of kinds) {
     })
 
     test("rollups written by two instances at once add up, latency sketch included", async () => {
-      const url = await kind.newDatabase()
-      const [a, b] = [instance(url), instance(url)]
-      try {
+      await onTwoInstances(kind, async (a, b) => {
         const ts = Math.floor(Date.now() / MINUTE) * MINUTE
         const batch = (i: number, lat: number): Array<RequestRecord> =>
           Array.from({ length: 50 }, (_, j) => ({
@@ -113,15 +121,11 @@ for (const kind of kinds) {
         expect(ep[0]).toEqual({ n: 1000, hits: 260 })
         const raw = await a.sql((sql) => sql<{ n: number }>`SELECT COUNT(*) AS n FROM request_log`)
         expect(raw[0].n).toBe(1000)
-      } finally {
-        await Promise.all([a.stop(), b.stop()])
-      }
+      })
     }, 60_000)
 
     test("accounts: instances bootstrapping one empty store at once create one organization and one key", async () => {
-      const url = await kind.newDatabase()
-      const [a, b] = [instance(url), instance(url)]
-      try {
+      await onTwoInstances(kind, async (a, b) => {
         const boot = (db: typeof a) =>
           db.run(Effect.forEach(Array.from({ length: 4 }), () => Effect.flatMap(Keys, (k) => k.bootstrap()), { concurrency: 4 }))
         const keys = (await Promise.all([boot(a), boot(b)])).flat().filter((o) => o._tag === "Some")
@@ -130,15 +134,11 @@ for (const kind of kinds) {
         expect((await a.sql((sql) => sql`SELECT id FROM api_keys`)).length).toBe(1)
         // a later start finds the store bootstrapped
         expect((await b.run(Effect.flatMap(Keys, (k) => k.bootstrap())))._tag).toBe("None")
-      } finally {
-        await Promise.all([a.stop(), b.stop()])
-      }
+      })
     }, 30_000)
 
     test("accounts: upserts racing for one new organization all answer with it", async () => {
-      const url = await kind.newDatabase()
-      const [a, b] = [instance(url), instance(url)]
-      try {
+      await onTwoInstances(kind, async (a, b) => {
         const upsert = (db: typeof a) =>
           db.run(Effect.forEach(Array.from({ length: 6 }), () => Effect.flatMap(Keys, (k) => k.upsertOrg("racing", "pro")), { concurrency: 6 }))
         const orgs = (await Promise.all([upsert(a), upsert(b)])).flat()
@@ -147,15 +147,11 @@ for (const kind of kinds) {
         // another plan is still refused, not silently taken
         const refused = await a.run(Effect.flip(Effect.flatMap(Keys, (k) => k.upsertOrg("racing", "free"))))
         expect(refused._tag).toBe("AccountRefused")
-      } finally {
-        await Promise.all([a.stop(), b.stop()])
-      }
+      })
     }, 30_000)
 
     test("lease: of twenty concurrent takers across two instances exactly one holds it", async () => {
-      const url = await kind.newDatabase()
-      const [a, b] = [instance(url), instance(url)]
-      try {
+      await onTwoInstances(kind, async (a, b) => {
         const won = await Promise.all(Array.from({ length: 20 }, (_, i) =>
           (i % 2 ? a : b).run(acquireLease("job", `holder-${i}`, 60_000))))
         expect(won.filter(Boolean).length).toBe(1)
@@ -163,15 +159,11 @@ for (const kind of kinds) {
         // the holder renews; nobody else takes it
         expect(await a.run(acquireLease("job", `holder-${winner}`, 60_000))).toBe(true)
         expect(await b.run(acquireLease("job", "someone-else", 60_000))).toBe(false)
-      } finally {
-        await Promise.all([a.stop(), b.stop()])
-      }
+      })
     }, 30_000)
 
     test("outbox: concurrent claims take disjoint rows", async () => {
-      const url = await kind.newDatabase()
-      const [a, b] = [instance(url), instance(url)]
-      try {
+      await onTwoInstances(kind, async (a, b) => {
         const now = Date.now()
         await a.sql((sql) => sql`INSERT INTO alert_outbox ${sql.insert(Array.from({ length: 50 }, (_, i) => ({
           alert_id: `alert_${i}`, org_id: "org", event: "alert.triggered", channel_type: "webhook",
@@ -183,9 +175,7 @@ for (const kind of kinds) {
         expect(new Set(ids).size).toBe(50)
         // nothing left to claim until the claim window passes
         expect((await a.run(claimRows(10, () => true))).length).toBe(0)
-      } finally {
-        await Promise.all([a.stop(), b.stop()])
-      }
+      })
     }, 30_000)
 
     test("alerts: of twenty concurrent resolves across two instances exactly one wins", async () => {
