@@ -105,11 +105,15 @@ export const Envelope = <C extends string>(code: C) =>
     })
   })
 
-type ErrorClass<Self extends ApiError> = Schema.Schema<Self, any, never> & { new(args: any): Self }
+type ErrorClass<Self extends ApiError> = Schema.Schema<Self, any, never> & { new(args: any, disableValidation?: boolean): Self }
 
-/** The code and status an error class declares (read once from an instance: one place each). */
+/**
+ * The code and status an error class declares (read once from an instance: one place each). The
+ * instance skips the constructor's validation: building thirteen validators here cost every
+ * start-up ~2 ms (docs/operating.md, "The binary"); an error made later builds its own at first use.
+ */
 const declared = <Self extends ApiError>(cls: ErrorClass<Self>) => {
-  const { code, status } = new cls({ message: "", retryAfterSeconds: 0 })
+  const { code, status } = new cls({ message: "", retryAfterSeconds: 0 }, true)
   return { code: code as Self["code"], status }
 }
 

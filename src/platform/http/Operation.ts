@@ -14,7 +14,7 @@
  *   duplicate-slash folding. The outermost middleware refuses spellings the router would still
  *   fold (percent-encoded unreserved characters, `;params`): see `canonicalPath`.
  */
-import { HttpApi, HttpRouter } from "@effect/platform"
+import { HttpApi, type HttpApiBuilder, HttpRouter } from "@effect/platform"
 import { Context, Option } from "effect"
 import * as FindMyWay from "find-my-way-ts"
 import type { Plan } from "../../kernel/plans"
@@ -53,6 +53,13 @@ export interface RawRoute {
   readonly operation: string
   readonly plan: Plan | undefined
 }
+
+/**
+ * The router the HttpApi is served from, as the routes beside it (MCP, /metrics, /openapi.json,
+ * /docs, /console) receive it: each surface registers its routes on it, and the server mounts
+ * them all in one layer (src/surfaces/server/Http.ts), since every layer costs start-up time.
+ */
+export type ApiRouter = Context.Tag.Service<typeof HttpApiBuilder.Router>
 
 /** The router's matching rules, shared by the HttpApi router and the 405 lookup below. */
 export const routerConfig = {

@@ -90,20 +90,19 @@ const sqliteLayer = (url: string) =>
     Effect.gen(function*() {
       const filename = yield* Effect.try({ try: () => sqliteFilename(url), catch: (e) => e as Error })
       if (filename !== ":memory:") mkdirSync(dirname(filename), { recursive: true })
-      const pragmas = Layer.effectDiscard(
+      // The connection's settings, then the migrations: one layer (each layer costs start-up time).
+      const setUp = Layer.effectDiscard(
         Effect.gen(function*() {
           const sql = yield* SqlClient.SqlClient
           yield* sql.unsafe("PRAGMA busy_timeout = 5000")
           yield* sql.unsafe("PRAGMA synchronous = NORMAL")
           yield* sql.unsafe("PRAGMA foreign_keys = ON")
+          // The platform services the migrator needs are built only when it runs: a current store
+          // skips it (./migrateUnlessCurrent.ts), and building them cost ~1,600 Effect steps.
+          yield* migrateUnlessCurrent(SqliteMigrator.run({ loader: Migrator.fromRecord(migrations) }).pipe(Effect.provide(BunContext.layer)))
         })
       )
-      // The platform services the migrator needs are built only when it runs: a current store
-      // skips it (./migrateUnlessCurrent.ts), and building them cost ~1,600 Effect steps.
-      const migrator = Layer.effectDiscard(
-        migrateUnlessCurrent(SqliteMigrator.run({ loader: Migrator.fromRecord(migrations) }).pipe(Effect.provide(BunContext.layer)))
-      )
-      return Layer.mergeAll(migrator, pragmas).pipe(Layer.provideMerge(SqliteClient.layer({ filename })))
+      return setUp.pipe(Layer.provideMerge(SqliteClient.layer({ filename })))
     })
   )
 

@@ -6,8 +6,7 @@
  * Used by the outbox (src/product/alerts/Outbox.ts), the rule test endpoint and the monitors.
  */
 import { Clock, Duration, Effect } from "effect"
-import * as http from "node:http"
-import * as https from "node:https"
+import type * as https from "node:https"
 import { TargetForbidden } from "../../kernel/errors"
 import { parseTarget, type VettedTarget, vetTarget } from "../../adapters/probe/guard"
 import { webhookHeaders } from "./analyze"
@@ -26,13 +25,20 @@ export class DeliveryFailed {
   ) {}
 }
 
+/**
+ * The node:http and node:https clients, loaded at the first delivery (later ones find them in
+ * the module cache): nothing else in the server uses them, and evaluating them cost every
+ * start-up ~2 ms (docs/operating.md, "The binary").
+ */
+const clients = Effect.promise(() => Promise.all([import("node:http"), import("node:https")]))
+
 /** Sends the request and waits for the receiver's status line and headers; the body is discarded. */
 const post = (target: VettedTarget, body: string, headers: Record<string, string>) =>
-  Effect.async<number, DeliveryFailed>((resume) => {
+  Effect.flatMap(clients, ([httpClient, httpsClient]) => Effect.async<number, DeliveryFailed>((resume) => {
     const isHttps = target.url.protocol === "https:"
     const hostHeader = (target.host.includes(":") ? `[${target.host}]` : target.host) +
       ((isHttps && target.port === 443) || (!isHttps && target.port === 80) ? "" : `:${target.port}`)
-    const req = (isHttps ? https : http).request({
+    const req = (isHttps ? httpsClient : httpClient).request({
       host: target.address,
       port: target.port,
       method: "POST",
@@ -48,7 +54,7 @@ const post = (target: VettedTarget, body: string, headers: Record<string, string
     req.on("error", (e) => resume(Effect.fail(new DeliveryFailed(`request failed: ${e.message}`, false))))
     req.end(body)
     return Effect.sync(() => req.destroy())
-  })
+  }))
 
 export interface WebhookMessage {
   readonly url: string

@@ -3,9 +3,10 @@
  * beside the API like /docs. Open: the page holds no data; it calls the public API with the
  * user's key. Any other /console path is a 404, and another method a 405; both carry the CSP.
  */
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { appCss, appJs } from "./generated/assets"
+import type { ApiRouter } from "../../platform/http/Operation"
 import { CONSOLE_PATH, consoleHeaders, consoleHtml } from "./page"
 
 const respond = (body: string, contentType: string, status = 200, extra: Record<string, string> = {}) =>
@@ -15,7 +16,7 @@ const errorJson = (code: string, message: string) => JSON.stringify({ error: { c
 
 const notAllowed = respond(errorJson("method_not_allowed", "the console is read with GET"), "application/json", 405, { allow: "GET, HEAD" })
 
-export const ConsoleLive = HttpApiBuilder.Router.use((router) =>
+export const consoleRoutes = (router: ApiRouter) =>
   Effect.gen(function*() {
     yield* router.get(CONSOLE_PATH, respond(consoleHtml, "text/html; charset=utf-8"))
     yield* router.get(`${CONSOLE_PATH}/app.js`, respond(appJs, "text/javascript; charset=utf-8"))
@@ -28,4 +29,3 @@ export const ConsoleLive = HttpApiBuilder.Router.use((router) =>
       yield* router.del(path, notAllowed)
     }
   })
-)

@@ -1,6 +1,6 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { HttpServerRequest } from "@effect/platform"
-import { Effect, Layer, ParseResult, Schema } from "effect"
+import { Effect, ParseResult, Schema } from "effect"
 import { Api } from "../api/Api"
 import { Caller } from "../../kernel/Caller"
 import { InvalidRequest, TargetForbidden } from "../../kernel/errors"
@@ -85,4 +85,4 @@ export const AlertsLive = HttpApiBuilder.group(Api, "alerts", (handlers) =>
           return { resolved: true, alert }
         }))
   })
-).pipe(Layer.provide(Alerts.Default))
+)

@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { Api } from "../api/Api"
 import { Caller } from "../../kernel/Caller"
 import { asJson } from "../../platform/http/asJson"
@@ -20,4 +20,4 @@ export const AnalyticsLive = HttpApiBuilder.group(Api, "analytics", (handlers) =
       .handle("cacheStatistics", ({ urlParams }) =>
         Effect.flatMap(Caller, ({ org }) => analytics.cache(org, urlParams.period ?? "current")))
   })
-).pipe(Layer.provide(Analytics.Default))
+)

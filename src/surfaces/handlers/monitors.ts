@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { checkChannels } from "./alerts"
 import { Api } from "../api/Api"
 import { Caller } from "../../kernel/Caller"
@@ -32,4 +32,4 @@ export const MonitorsLive = HttpApiBuilder.group(Api, "monitors", (handlers) =>
       .handle("monitorUptime", ({ path, urlParams }) =>
         Effect.flatMap(Caller, ({ org }) => monitors.uptime(org.id, path.id, urlParams.period ?? "current")))
   })
-).pipe(Layer.provide(Monitors.Default))
+)

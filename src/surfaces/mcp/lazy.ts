@@ -5,8 +5,8 @@
  * services the server already built. A start-up that serves no MCP request pays for none of
  * it (docs/operating.md, "The binary").
  */
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
+import type { ApiRouter } from "../../platform/http/Operation"
 import type { Bearer } from "../../product/auth/Auth"
 import type { McpToolsLive } from "./http"
 import { MCP_PATH } from "./route"
@@ -14,7 +14,7 @@ import { MCP_PATH } from "./route"
 /** What the MCP server needs from the server's own services. */
 type Shared = Layer.Layer.Context<typeof McpToolsLive> | Bearer
 
-export const McpLazyLive = HttpApiBuilder.Router.use((router) =>
+export const mcpLazyRoute = (router: ApiRouter) =>
   Effect.gen(function*() {
     const shared = yield* Effect.context<Shared>()
     const scope = yield* Effect.scope
@@ -27,4 +27,3 @@ export const McpLazyLive = HttpApiBuilder.Router.use((router) =>
     )
     yield* router.post(MCP_PATH, Effect.flatMap(handlers, (h) => h.post))
   })
-)

@@ -8,26 +8,22 @@
  */
 import { HttpApi, HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect, Layer } from "effect"
+import type { ApiRouter } from "../../platform/http/Operation"
 import { buildDocument } from "./document"
 
 const DOCS_PATH = "/docs"
 
-const DocumentRoute = HttpApiBuilder.Router.use((router) =>
+/** Registers GET /openapi.json and GET /docs on the API's router. */
+export const openApiRoutes = (router: ApiRouter) =>
   Effect.gen(function*() {
-    const { api } = yield* HttpApi.Api
+    const api = yield* HttpApi.Api
     let document: ReturnType<typeof buildDocument> | undefined
     let json: string | undefined
-    const spec = () => (document ??= buildDocument(api))
+    const spec = () => (document ??= buildDocument(api.api))
     yield* router.get(
       "/openapi.json",
       Effect.sync(() => HttpServerResponse.text((json ??= JSON.stringify(spec())), { contentType: "application/json" }))
     )
-  })
-)
-
-const DocsRoute = HttpApiBuilder.Router.use((router) =>
-  Effect.gen(function*() {
-    const api = yield* HttpApi.Api
     // The page's own router: the Scalar layer registers GET /docs on it, exactly as it would
     // on the server's router (same page, same headers), and it answers this path's requests.
     const docsRouter = yield* Effect.cached(
@@ -42,6 +38,3 @@ const DocsRoute = HttpApiBuilder.Router.use((router) =>
     )
     yield* router.get(DOCS_PATH, Effect.flatMap(docsRouter, (docs) => docs))
   })
-)
-
-export const OpenApiRoutes = Layer.mergeAll(DocumentRoute, DocsRoute)

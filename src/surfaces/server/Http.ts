@@ -2,13 +2,16 @@
  * Wiring: every service layer once, the API with its middlewares, the server.
  * Tests provide `AppLive` with their own configuration and a server on a random loopback port.
  */
-import { HttpApiBuilder, HttpApp, HttpMiddleware, HttpRouter, HttpServer } from "@effect/platform"
+import { Etag, HttpApiBuilder, HttpApp, HttpMiddleware, HttpRouter, HttpServer } from "@effect/platform"
 import { Duration, Effect, FiberRef, Layer, Option } from "effect"
 import { AlertsLive } from "../handlers/alerts"
 import { AlertsWorkers } from "../../product/alerts/Workers"
 import { Api } from "../api/Api"
 import { AnalyticsLive } from "../handlers/analytics"
 import { AnalyticsWorkers } from "../../product/analytics/Pruning"
+import { Analytics } from "../../product/analytics/Analytics"
+import { Alerts } from "../../product/alerts/Alerts"
+import { Monitors } from "../../product/monitors/Monitors"
 import { Accounts } from "../../product/accounts/Accounts"
 import { AccountLive } from "../handlers/account"
 import { KeyActivity } from "../../product/accounts/KeyActivity"
@@ -16,7 +19,7 @@ import { AuditTokensLive } from "../../product/accounts/auditTokens"
 import { AuthLive, Bearer } from "../../product/auth/Auth"
 import { Keys } from "../../product/accounts/Keys"
 import { AppConfig } from "../../platform/Config"
-import { ConsoleLive } from "../console/http"
+import { consoleRoutes } from "../console/http"
 import { CtAggregator } from "../../adapters/ct/CtAggregator"
 import { CtLive } from "../handlers/ct"
 import { DnsResolver } from "../../adapters/dns/DnsResolver"
@@ -26,7 +29,10 @@ import { DnssecValidator } from "../../adapters/dnssec/DnssecValidator"
 import { ContentFreshness } from "../../analyses/freshness/ContentFreshness"
 import { FreshnessLive } from "../handlers/freshness"
 import { AttributedLive } from "../../platform/http/Attributed"
+import * as BunFileSystem from "@effect/platform-bun/BunFileSystem"
+import * as BunHttpPlatform from "@effect/platform-bun/BunHttpPlatform"
 import * as BunHttpServer from "@effect/platform-bun/BunHttpServer"
+import * as BunPath from "@effect/platform-bun/BunPath"
 import { Deadlines } from "../../platform/http/Deadlines"
 import { makeOperations, Operations, type RawRoute, routerConfig } from "../../platform/http/Operation"
 import { pipeline, pipelineDeps, trackingHeaders } from "../../platform/http/pipeline"
@@ -36,12 +42,12 @@ import { Quota } from "../../product/metering/Quota"
 import { RequestLog } from "../../product/metering/RequestLog"
 import { CtHistory } from "../../adapters/ct/CtHistory"
 import { mcpRawRoutes } from "../mcp/route"
-import { McpLazyLive } from "../mcp/lazy"
+import { mcpLazyRoute } from "../mcp/lazy"
 import { MonitorsLive } from "../handlers/monitors"
 import { MonitorsWorkers } from "../../product/monitors/Scheduler"
 import { cors } from "../../platform/http/cors"
-import { MetricsRoute } from "./metricsRoute"
-import { OpenApiRoutes } from "../openapi/routes"
+import { metricsRoute } from "./metricsRoute"
+import { openApiRoutes } from "../openapi/routes"
 import { NetworkLive } from "../handlers/network"
 import { HttpProbe } from "../../adapters/probe/HttpProbe"
 import { SqlLive } from "../../platform/store/Sql"
@@ -75,21 +81,26 @@ const CtWithinDeadline = CtAggregator.Live.pipe(
   }))))
 )
 
-/** Services shared by the server and the CLI. */
-export const ServicesLive = Bearer.Default.pipe(
-  Layer.provideMerge(Layer.mergeAll(KeyActivity.Default, Quota.Default, RequestLog.Default, OperationsLive, AuditTokensLive)),
-  Layer.provideMerge(Layer.mergeAll(Keys.Default, Accounts.Default.pipe(Layer.provide(Keys.Default)))),
-  Layer.provideMerge(Layer.mergeAll(ZoneHygiene.Live, EmailSecurity.Live, TlsScan.Live.pipe(Layer.provide(TlsWire.Live)))),
-  Layer.provideMerge(Layer.mergeAll(HttpProbe.Live, DnssecValidator.Live, CtWithinDeadline).pipe(Layer.provideMerge(DnsResolver.Live))),
-  Layer.provideMerge(SqlLive)
+/**
+ * Services shared by the server and the CLI, in three flat levels (each level's services need
+ * only those of the levels below it; see "Start-up builds every layer node" below).
+ */
+export const ServicesLive = Layer.mergeAll(Bearer.Default, Accounts.Default, AuditTokensLive, ZoneHygiene.Live, EmailSecurity.Live, TlsScan.Live).pipe(
+  Layer.provideMerge(Layer.mergeAll(
+    Keys.Default, KeyActivity.Default, Quota.Default, RequestLog.Default, OperationsLive,
+    HttpProbe.Live, DnssecValidator.Live, CtWithinDeadline, TlsWire.Live
+  )),
+  Layer.provideMerge(Layer.mergeAll(SqlLive, DnsResolver.Live))
 )
 
-/** Analyses the REST groups and MCP share (one instance each: layers are shared by reference in one build). */
-const AnalysesLive = Layer.mergeAll(ContentFreshness.Live, WafDetection.Live, HttpSecurityGrade.Live)
+/**
+ * Start-up builds every layer node below once, and each node costs Effect steps whether it
+ * holds one service or twenty (docs/operating.md, "Start-up, idle and the JIT"): services are
+ * provided in a few flat levels, and the routes beside the HttpApi share one layer.
+ */
 
-const GroupsLive = Layer.mergeAll(AccountLive, SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive, MonitorsLive, EmailLive, TlsLive, SecurityHeadersLive).pipe(
-  Layer.provide(AnalysesLive)
-)
+/** The REST groups, over the services below (provided once, with the analyses MCP shares). */
+const GroupsLive = Layer.mergeAll(AccountLive, SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive, MonitorsLive, EmailLive, TlsLive, SecurityHeadersLive)
 
 /**
  * Background fibers (alert evaluator and outbox, request-log pruning, monitor scheduler), scoped
@@ -108,26 +119,30 @@ const WorkersLive = Layer.scopedDiscard(
     ))
 )
 
-const ApiLive = HttpApiBuilder.api(Api).pipe(
-  Layer.provide(GroupsLive),
-  Layer.provide(Layer.mergeAll(AuthLive, AttributedLive))
+/**
+ * The routes beside the HttpApi, on its router: /metrics, /openapi.json and /docs (built on
+ * their first request), MCP (its server built on its first request, over the analyses the REST
+ * groups use; ssl_certificate enriched with CT history from the aggregator), and the web console
+ * (src/surfaces/console), an open page like /docs.
+ */
+const RawRoutesLive = HttpApiBuilder.Router.use((router) =>
+  Effect.all([metricsRoute(router), openApiRoutes(router), mcpLazyRoute(router), consoleRoutes(router)], { discard: true })
 )
 
 /** The API served on whatever HttpServer is provided (needs ServicesLive and AppConfig). */
 export const AppLive = Layer.unwrapEffect(
   Effect.map(pipelineDeps, (deps) => HttpApiBuilder.serve((app) => cors(deps.config.corsOrigins)(pipeline(app, deps))))
 ).pipe(
-  Layer.provide(OpenApiRoutes), // /openapi.json and /docs, built on first request
-  Layer.provide(MetricsRoute), // /metrics
-  Layer.provide(renderErrors),
-  Layer.provide(ApiLive),
-  Layer.provide(WorkersLive),
-  // MCP (raw route beside the HttpApi), built on its first request over the analyses the REST
-  // groups use; ssl_certificate enriched with CT history from the aggregator.
-  Layer.provide(McpLazyLive.pipe(Layer.provide(Layer.mergeAll(CtHistory.FromAggregator, AnalysesLive)))),
-  // The web console (src/surfaces/console): an open page beside the API, like /docs.
-  Layer.provide(ConsoleLive),
-  Layer.provide(Layer.mergeAll(RequestObserverLive, Deadlines.Default)),
+  Layer.provide([RawRoutesLive, renderErrors, WorkersLive]),
+  // The API itself: /openapi.json and the error renderer read it.
+  Layer.provide(HttpApiBuilder.api(Api).pipe(Layer.provide(GroupsLive))),
+  // One instance of each (layers are shared by reference in one build): the analyses the REST
+  // groups and MCP share, the product services of the groups and the workers, the middlewares.
+  Layer.provide([
+    ContentFreshness.Live, WafDetection.Live, HttpSecurityGrade.Live, CtHistory.FromAggregator,
+    Analytics.Default, Alerts.Default, Monitors.Default,
+    AuthLive, AttributedLive, RequestObserverLive, Deadlines.Default
+  ]),
   HttpServer.withLogAddress,
   // Exact, case-sensitive matching (src/platform/http/Operation.ts).
   Layer.provide(HttpRouter.setRouterConfig(routerConfig)),
@@ -149,15 +164,25 @@ export const longestDeadlineMs = (config: AppConfig["Type"]) =>
  * default 10 s cut slow operations into empty replies) stays above the longest deadline, so every
  * request gets its answer. Bodies: the pipeline refuses past 1 MiB in the envelope
  * (src/platform/http/body.ts); Bun's own limit is a backstop above that.
+ *
+ * Beside the server, the services the router's types ask of the platform (file system, paths,
+ * ETags, file responses), none of which a route uses: not the command executor, terminal and
+ * worker manager that `BunHttpServer.layer` also builds, which the server never uses either.
  */
 export const serverLayer = (options: { readonly port: number; readonly hostname: string }) =>
   Layer.unwrapEffect(
     Effect.map(AppConfig, (config) =>
-      BunHttpServer.layer({
-        ...options,
-        idleTimeout: Math.min(255, Math.ceil(longestDeadlineMs(config) / 1000) + 5),
-        maxRequestBodySize: 8 * MAX_BODY_BYTES
-      }))
+      Layer.mergeAll(
+        BunHttpServer.layerServer({
+          ...options,
+          idleTimeout: Math.min(255, Math.ceil(longestDeadlineMs(config) / 1000) + 5),
+          maxRequestBodySize: 8 * MAX_BODY_BYTES
+        }),
+        BunHttpPlatform.layer,
+        BunFileSystem.layer,
+        BunPath.layer,
+        Etag.layerWeak
+      ))
   )
 
 /** The server as `serve` runs it, on PORT/HOST. */

@@ -2,13 +2,14 @@
  * GET /metrics: open, unless METRICS_TOKEN is set; then `Authorization: Bearer <METRICS_TOKEN>`
  * (401 in the usual envelope otherwise, compared in constant time).
  */
-import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Option, Redacted } from "effect"
 import { timingSafeEqual } from "node:crypto"
 import { bearerToken } from "../../product/auth/Auth"
 import { AppConfig } from "../../platform/Config"
 import { errorBody } from "../../kernel/errors"
 import { exposition } from "../../platform/observability/metrics"
+import type { ApiRouter } from "../../platform/http/Operation"
 
 const sameSecret = (given: string, expected: string) => {
   const a = Buffer.from(given)
@@ -16,7 +17,7 @@ const sameSecret = (given: string, expected: string) => {
   return a.length === b.length && timingSafeEqual(a, b)
 }
 
-export const MetricsRoute = HttpApiBuilder.Router.use((router) =>
+export const metricsRoute = (router: ApiRouter) =>
   Effect.gen(function*() {
     const config = yield* AppConfig
     yield* router.get(
@@ -36,4 +37,3 @@ export const MetricsRoute = HttpApiBuilder.Router.use((router) =>
       })
     )
   })
-)
