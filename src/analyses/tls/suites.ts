@@ -105,15 +105,25 @@ const describe = (code: number, short: string): Suite => {
   return { code, name, ...kx, ...cipher, mac: cipher.aead ? "AEAD" : mac, versions }
 }
 
-export const SUITES: ReadonlyArray<Suite> = SUITE_TABLE.trim().split("\n").map((line) => {
-  const [hex, short] = line.trim().split(/\s+/)
-  return describe(parseInt(hex, 16), short)
-})
+/**
+ * The table, parsed at its first use (a TLS scan), not at start-up, where it cost ~1 ms
+ * (docs/operating.md, "The binary").
+ */
+let table: { readonly all: ReadonlyArray<Suite>; readonly byCode: ReadonlyMap<number, Suite>; readonly byName: ReadonlyMap<string, Suite> } | undefined
+const parsed = () => {
+  if (table === undefined) {
+    const all = SUITE_TABLE.trim().split("\n").map((line) => {
+      const [hex, short] = line.trim().split(/\s+/)
+      return describe(parseInt(hex, 16), short)
+    })
+    table = { all, byCode: new Map(all.map((s) => [s.code, s])), byName: new Map(all.map((s) => [s.name, s])) }
+  }
+  return table
+}
 
-const byCode = new Map(SUITES.map((s) => [s.code, s]))
-export const suiteByCode = (code: number): Suite | undefined => byCode.get(code)
-const byName = new Map(SUITES.map((s) => [s.name, s]))
-export const suiteByName = (name: string): Suite | undefined => byName.get(name)
+export const allSuites = (): ReadonlyArray<Suite> => parsed().all
+export const suiteByCode = (code: number): Suite | undefined => parsed().byCode.get(code)
+export const suiteByName = (name: string): Suite | undefined => parsed().byName.get(name)
 
 /** Signalling values, not suites: RFC 5746 §3.3 and RFC 7507 §2. */
 export const EMPTY_RENEGOTIATION_INFO_SCSV = 0x00ff
@@ -124,7 +134,7 @@ export const FALLBACK_SCSV = 0x5600
  * strength, so a server that follows the client's order answers as a modern client would see it.
  */
 export const suitesFor = (v: Version): ReadonlyArray<Suite> =>
-  SUITES.filter((s) => s.versions.includes(v) && s.code !== 0).sort((a, b) => rank(b) - rank(a) || a.code - b.code)
+  allSuites().filter((s) => s.versions.includes(v) && s.code !== 0).sort((a, b) => rank(b) - rank(a) || a.code - b.code)
 
 const rank = (s: Suite): number =>
   (s.forward_secrecy ? 1000 : 0) + (s.kx.startsWith("ECDHE") ? 20 : 0) + (s.aead ? 500 : 0) + (s.anonymous || s.export || s.bits === 0 ? -2000 : 0) +

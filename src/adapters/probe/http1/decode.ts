@@ -1,8 +1,14 @@
-/** Content decoding (RFC 9110 8.4: gzip, deflate, br) within the body cap. */
-import * as zlib from "node:zlib"
+/**
+ * Content decoding (RFC 9110 8.4: gzip, deflate, br) within the body cap. node:zlib is loaded at
+ * the first encoded body (`require` keeps this synchronous; the module cache keeps it): its
+ * evaluation cost every start-up ~1 ms (docs/operating.md, "The binary").
+ */
+type Zlib = typeof import("node:zlib")
 
 export const decodeBody = (encoding: string | undefined, raw: Buffer, cap: number): { body: Buffer; truncated: boolean } => {
   const enc = (encoding ?? "").trim().toLowerCase()
+  if (enc !== "gzip" && enc !== "x-gzip" && enc !== "deflate" && enc !== "br") return { body: raw, truncated: false }
+  const zlib: Zlib = require("node:zlib")
   const opts = { maxOutputLength: cap, finishFlush: zlib.constants.Z_SYNC_FLUSH } as const
   try {
     if (enc === "gzip" || enc === "x-gzip") return { body: zlib.gunzipSync(raw, opts), truncated: false }
