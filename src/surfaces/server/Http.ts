@@ -144,8 +144,8 @@ export const AppLive = Layer.unwrapEffect(
     AuthLive, AttributedLive, RequestObserverLive, Deadlines.Default
   ]),
   HttpServer.withLogAddress,
-  // Exact, case-sensitive matching (src/platform/http/Operation.ts).
-  Layer.provide(HttpRouter.setRouterConfig(routerConfig)),
+  // Exact, case-sensitive matching (src/platform/http/Operation.ts), for the routers built here.
+  (layer) => Layer.locally(layer, HttpRouter.currentRouterConfig, routerConfig),
   // No trace exporter is configured, so spans (per-request server spans, `Effect.fn` and SQL
   // statement spans) would be pure cost on the hot path: the tracer is off for everything the
   // server runs.
