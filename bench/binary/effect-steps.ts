@@ -2,7 +2,7 @@
  * Effect steps (operations the fiber runtime evaluates) that building `serve`'s layers takes, as
  * `serve` builds them, counted by an op-supervising `Supervisor` over a migrated SQLite store.
  * A count, not a time: the same on any machine and at any load, so it shows what a change to the
- * layers' structure costs or saves (docs/operating.md, "Start-up, idle and the JIT"). Binds
+ * layers' structure costs or saves (docs/operating.md, "Fourth pass: fewer layer nodes"). Binds
  * 127.0.0.1 on an ephemeral port, reaches nothing else.
  *
  *   ./node_modules/.bin/bun bench/binary/effect-steps.ts

@@ -4,16 +4,15 @@
  * READ_CACHE_MAX_AGE_MS.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { READ_CACHE_MAX_AGE_MS } from "../../src/platform/store/readCache"
 import { startService, type TestService } from "../support/service"
+import { tempDir } from "../support/tmp"
 
 let a: TestService
 let b: TestService
 beforeAll(async () => {
-  const db = `sqlite:${join(mkdtempSync(join(tmpdir(), "di-readcache-")), "db")}`
+  const db = `sqlite:${join(tempDir("di-readcache-"), "db")}`
   a = await startService({ databaseUrl: db })
   b = await startService({ databaseUrl: db })
 })

@@ -7,13 +7,12 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Database } from "bun:sqlite"
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Api } from "../../src/surfaces/api/Api"
 import { rawRoutes } from "../../src/surfaces/server/Http"
 import { makeOperations } from "../../src/platform/http/Operation"
 import { startService, type TestService } from "../support/service"
+import { tempDir } from "../support/tmp"
 
 let svc: TestService
 let key: string
@@ -126,7 +125,7 @@ describe("statuses and headers", () => {
   })
 
   test("/readyz is 503 not_ready in the envelope when the database file is unusable", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "di-readyz-"))
+    const dir = tempDir("di-readyz-")
     const file = join(dir, "db.sqlite")
     const own = await startService({ databaseUrl: `sqlite:${file}` })
     try {

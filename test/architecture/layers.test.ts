@@ -6,9 +6,9 @@
  */
 import { describe, expect, test } from "bun:test"
 import { spawnSync } from "node:child_process"
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { dirname, join, relative } from "node:path"
+import { tempDir } from "../support/tmp"
 
 const root = join(import.meta.dir, "..", "..")
 const cli = join(root, "node_modules", "dependency-cruiser", "bin", "dependency-cruiser.mjs")
@@ -112,7 +112,7 @@ describe("layers", () => {
 
 describe("the checks can fail", () => {
   // A scratch tree with one of each fault: an upward import, a file cycle, a folder cycle.
-  const dir = mkdtempSync(join(tmpdir(), "layers-"))
+  const dir = tempDir("layers-")
   const write = (path: string, text: string) => {
     mkdirSync(dirname(join(dir, path)), { recursive: true })
     writeFileSync(join(dir, path), text)

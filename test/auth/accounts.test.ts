@@ -4,16 +4,15 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Effect } from "effect"
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Accounts } from "../../src/product/accounts/Accounts"
 import { KeyActivity } from "../../src/product/accounts/KeyActivity"
 import { auditDomain, Keys } from "../../src/product/accounts/Keys"
 import { until } from "../support/process"
 import { startService, type TestService } from "../support/service"
+import { tempDir } from "../support/tmp"
 
-const dir = mkdtempSync(join(tmpdir(), "di-accounts-"))
+const dir = tempDir("di-accounts-")
 const databaseUrl = `sqlite:${join(dir, "shared.db")}`
 let a: TestService
 let b: TestService

@@ -4,12 +4,11 @@
  */
 import { describe, expect, test } from "bun:test"
 import { spawnSync } from "node:child_process"
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { tempDir } from "../support/tmp"
 
 const root = resolve(import.meta.dir, "../..")
-const work = mkdtempSync(join(tmpdir(), "di-cli-"))
+const work = tempDir("di-cli-")
 const db = { DATABASE_URL: `sqlite:${join(work, "cli.db")}` }
 
 const cli = (args: ReadonlyArray<string>, env: Record<string, string> = db) => {

@@ -4,14 +4,14 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { spawnSync } from "node:child_process"
-import { copyFileSync, mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { copyFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { buildBinary } from "../support/binary"
 import { startServe, until, waitUntilUp } from "../support/process"
+import { tempDir } from "../support/tmp"
 
 const root = resolve(import.meta.dir, "../..")
-const work = mkdtempSync(join(tmpdir(), "di-bin-"))
+const work = tempDir("di-bin-")
 const binary = join(work, "domain-intel")
 let origin: ReturnType<typeof Bun.serve>
 

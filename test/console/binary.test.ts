@@ -4,16 +4,15 @@
  * draws a chart from them.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test"
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { Browser } from "playwright-core"
 import { appJs } from "../../src/surfaces/console/generated/assets"
 import { buildBinary } from "../support/binary"
 import { startServe, waitUntilUp } from "../support/process"
 import { launch, openPage, signIn } from "./browser"
+import { tempDir } from "../support/tmp"
 
-const work = mkdtempSync(join(tmpdir(), "di-console-bin-"))
+const work = tempDir("di-console-bin-")
 const binary = join(work, "domain-intel")
 let browser: Browser
 

@@ -10,15 +10,15 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { buildBinary } from "../support/binary"
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { spawnSync } from "node:child_process"
-import { copyFileSync, mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { copyFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { checkResult, checkToolList, connectHttp, fixtureEnv, pin, type ToolInfo, toolCalls, VERSIONS } from "./client"
 import { startServe, waitUntilUp } from "../support/process"
 import { type Fixtures, startFixtures } from "./fixtures"
+import { tempDir } from "../support/tmp"
 
 const root = resolve(import.meta.dir, "../..")
-const work = mkdtempSync(join(tmpdir(), "di-mcp-bin-"))
+const work = tempDir("di-mcp-bin-")
 const binary = join(work, "domain-intel")
 let fx: Fixtures
 let key: string

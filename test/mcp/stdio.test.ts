@@ -9,15 +9,14 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { spawnSync } from "node:child_process"
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { startService, type TestService } from "../support/service"
 import { checkResult, checkToolList, fixtureEnv, MCP_PATH, pin, type ToolInfo, toolCalls, type Version, VERSIONS } from "./client"
 import { type Fixtures, startFixtures } from "./fixtures"
+import { tempDir } from "../support/tmp"
 
 const root = resolve(import.meta.dir, "../..")
-const work = mkdtempSync(join(tmpdir(), "di-mcp-stdio-"))
+const work = tempDir("di-mcp-stdio-")
 const dbPath = join(work, "stdio.db")
 const bun = process.execPath
 

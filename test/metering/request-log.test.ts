@@ -1,11 +1,10 @@
 /** The request log: one record per authenticated request, nothing lost under load or on SIGTERM. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Database } from "bun:sqlite"
 import { startServe, waitUntilUp } from "../support/process"
 import { startService, type TestService } from "../support/service"
+import { tempDir } from "../support/tmp"
 
 let svc: TestService
 let origin: ReturnType<typeof Bun.serve>
@@ -53,7 +52,7 @@ describe("request log", () => {
 
 describe("shutdown", () => {
   test("SIGTERM flushes every buffered record before exit", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "di-sigterm-"))
+    const dir = tempDir("di-sigterm-")
     const db = join(dir, "db.sqlite")
     const { child, port, stdout, exited } = await startServe(process.execPath, ["src/main.ts", "serve"], {
       env: { ...process.env, DATABASE_URL: `sqlite:${db}` }

@@ -9,10 +9,10 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { spawnSync } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { startService, type TestService } from "../support/service"
+import { tempDir } from "../support/tmp"
 
 const root = resolve(import.meta.dir, "../..")
 const snapshotFile = join(import.meta.dir, "openapi.snapshot.json")
@@ -32,7 +32,7 @@ const operations = () =>
 
 describe("OpenAPI document", () => {
   test("redocly lint (recommended rules) finds no error", () => {
-    const dir = mkdtempSync(join(tmpdir(), "di-openapi-"))
+    const dir = tempDir("di-openapi-")
     writeFileSync(join(dir, "openapi.json"), JSON.stringify(doc, null, 2))
     writeFileSync(join(dir, "redocly.yaml"), "extends:\n  - recommended\n")
     const r = spawnSync(join(root, "node_modules/.bin/redocly"), ["lint", "openapi.json", "--config", "redocly.yaml", "--format", "json"], {

@@ -3,9 +3,9 @@
  * self-signed leaf nobody trusts.
  */
 import { execFileSync } from "node:child_process"
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { tempDir } from "./tmp"
 
 export interface TestPki {
   readonly dir: string
@@ -23,7 +23,7 @@ const san = (names: ReadonlyArray<string>) =>
   names.map((n) => (/^[\d.]+$/.test(n) || n.includes(":") ? `IP:${n}` : `DNS:${n}`)).join(",")
 
 export const makePki = (): TestPki => {
-  const dir = mkdtempSync(join(tmpdir(), "di-pki-"))
+  const dir = tempDir("di-pki-")
   openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "ca.key", "-out", "ca.pem",
     "-days", "30", "-subj", "/CN=domain-intel test CA", "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"], dir)
   let n = 0

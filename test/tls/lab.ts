@@ -4,9 +4,9 @@
  * `openssl s_client` to confirm what a configuration really accepts.
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process"
-import { mkdtempSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { tempDir } from "../support/tmp"
 
 const run = (cwd: string, args: ReadonlyArray<string>) => execFileSync("openssl", args, { cwd, stdio: "pipe" })
 
@@ -44,7 +44,7 @@ const keyArgs = (key: "rsa" | "ec", bits = 2048) =>
   key === "rsa" ? ["-newkey", `rsa:${bits}`] : ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"]
 
 export const makeLab = (): Lab => {
-  const dir = mkdtempSync(join(tmpdir(), "di-tls-"))
+  const dir = tempDir("di-tls-")
   writeFileSync(join(dir, "ca.cnf"), CA_CONF)
   writeFileSync(join(dir, "index.txt"), "")
   writeFileSync(join(dir, "serial"), "1000\n")

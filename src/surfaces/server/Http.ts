@@ -83,7 +83,10 @@ const CtWithinDeadline = CtAggregator.Live.pipe(
 
 /**
  * Services shared by the server and the CLI, in three flat levels (each level's services need
- * only those of the levels below it; see "Start-up builds every layer node" below).
+ * only those of the levels below it). Start-up builds every layer node in this file once, and
+ * each node costs Effect steps whether it holds one service or twenty (docs/operating.md,
+ * "Fourth pass: fewer layer nodes"): services are provided in a few flat levels, and the routes
+ * beside the HttpApi share one layer.
  */
 export const ServicesLive = Layer.mergeAll(Bearer.Default, Accounts.Default, AuditTokensLive, ZoneHygiene.Live, EmailSecurity.Live, TlsScan.Live).pipe(
   Layer.provideMerge(Layer.mergeAll(
@@ -92,12 +95,6 @@ export const ServicesLive = Layer.mergeAll(Bearer.Default, Accounts.Default, Aud
   )),
   Layer.provideMerge(Layer.mergeAll(SqlLive, DnsResolver.Live))
 )
-
-/**
- * Start-up builds every layer node below once, and each node costs Effect steps whether it
- * holds one service or twenty (docs/operating.md, "Start-up, idle and the JIT"): services are
- * provided in a few flat levels, and the routes beside the HttpApi share one layer.
- */
 
 /** The REST groups, over the services below (provided once, with the analyses MCP shares). */
 const GroupsLive = Layer.mergeAll(AccountLive, SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive, MonitorsLive, EmailLive, TlsLive, SecurityHeadersLive)
