@@ -84,8 +84,8 @@ const CtWithinDeadline = CtAggregator.Live.pipe(
 /**
  * Services shared by the server and the CLI, in three flat levels (each level's services need
  * only those of the levels below it). Start-up builds every layer node in this file once, and
- * each node costs Effect steps whether it holds one service or twenty (docs/operating.md,
- * "Fourth pass: fewer layer nodes"): services are provided in a few flat levels, and the routes
+ * each node costs Effect steps whatever it holds (docs/operating.md, "Fourth pass: fewer layer
+ * nodes"): so here and in `AppLive` dependencies are provided a level at a time, and the routes
  * beside the HttpApi share one layer.
  */
 export const ServicesLive = Layer.mergeAll(Bearer.Default, Accounts.Default, AuditTokensLive, ZoneHygiene.Live, EmailSecurity.Live, TlsScan.Live).pipe(
