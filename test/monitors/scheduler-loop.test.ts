@@ -38,17 +38,35 @@ const createMonitors = (org: string, base: string) =>
     }
   })
 
+/**
+ * Runs `body` under TestClock over N monitors of a new organization `org` whose targets are
+ * `/${prefix}0` … on a fresh counting origin, then stops the origin.
+ */
+const withMonitors = async (
+  org: string,
+  prefix: string,
+  body: (sql: SqlClient.SqlClient, hits: Map<string, number>) => Effect.Effect<void, unknown, any>
+) => {
+  const { server, hits } = countingOrigin()
+  try {
+    await runTest(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* createMonitors(org, `http://127.0.0.1:${server.port}/${prefix}`)
+      yield* body(sql, hits)
+    }), { layer, now: NOW })
+  } finally {
+    server.stop(true)
+  }
+}
+
 /** Moves the clock a second at a time, letting the runs' real I/O and the writer finish between. */
 const seconds = (n: number) =>
   Effect.forEach(Array.from({ length: n }), () =>
     Effect.zipRight(TestClock.adjust("1 second"), Effect.promise(() => Bun.sleep(40))), { discard: true })
 
-test("every due run once at the target and in the store; after an outage one run each, same phase", async () => {
-  const { server, hits } = countingOrigin()
-  try {
-    await runTest(Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
-      yield* createMonitors("loop", `http://127.0.0.1:${server.port}/m`)
+test("every due run once at the target and in the store; after an outage one run each, same phase", () =>
+  withMonitors("loop", "m", (sql, hits) =>
+    Effect.gen(function*() {
       const runFor = (n: number) =>
         Effect.gen(function*() {
           const fiber = yield* Effect.fork(Effect.scoped(Effect.zipRight(scheduler, Effect.never)))
@@ -88,18 +106,11 @@ test("every due run once at the target and in the store; after an outage one run
         expect((after[1] - before[0]) % 1000).toBe(0)
         expect(hits.get(new URL(target).pathname)).toBe(times.length)
       }
-    }), { layer, now: NOW })
-  } finally {
-    server.stop(true)
-  }
-}, 60_000)
+    })), 60_000)
 
-test("two schedulers on one store share the work about evenly, each due run once", async () => {
-  const { server, hits } = countingOrigin()
-  try {
-    await runTest(Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
-      yield* createMonitors("pair", `http://127.0.0.1:${server.port}/p`)
+test("two schedulers on one store share the work about evenly, each due run once", () =>
+  withMonitors("pair", "p", (sql, hits) =>
+    Effect.gen(function*() {
       // Two instances' loops, started at the same instant: on equal fixed pauses they would wake
       // together forever and the first to claim would take everything that fell due.
       const both = yield* Effect.fork(Effect.scoped(Effect.zipRight(Effect.all([scheduler, scheduler]), Effect.never)))
@@ -117,8 +128,4 @@ test("two schedulers on one store share the work about evenly, each due run once
       let served = 0
       for (let i = 0; i < N; i++) served += hits.get(`/p${i}`) ?? 0
       expect(served).toBe(total)
-    }), { layer, now: NOW })
-  } finally {
-    server.stop(true)
-  }
-}, 60_000)
+    })), 60_000)

@@ -12,7 +12,7 @@
  * Run inside the caller's transaction.
  */
 import type { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Array as Arr, Effect } from "effect"
 import { forUpdateText, placeholders, type ValuesColumnType, valuesTable } from "../../platform/store/Sql"
 import * as Sketch from "./sketch"
 
@@ -35,9 +35,6 @@ export interface SketchRowAddition {
 /** Rows per statement (parameters stay far below either database's limit). */
 const CHUNK = 200
 
-const chunks = <A>(xs: ReadonlyArray<A>, n: number): Array<ReadonlyArray<A>> =>
-  Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, (i + 1) * n))
-
 const keyText = (values: ReadonlyArray<unknown>) => values.map(String).join("\u0000")
 
 /** Adds `additions` (at most one per key, in key order) to the table's rows. */
@@ -57,7 +54,7 @@ export const addToSketchRows = (sql: SqlClient.SqlClient, t: SketchRowsTable, ad
       (rows) => new Map(rows.map((r) => [keyText(t.key.map(([c]) => r[c])), r.sketch as Uint8Array]))
     )
 
-  return Effect.forEach(chunks(additions, CHUNK), (part) =>
+  return Effect.forEach(Arr.chunksOf(additions, CHUNK), (part) =>
     Effect.gen(function*() {
       const stored = yield* locked(part)
       const missing = part.filter((a) => !stored.has(keyText(a.key)))

@@ -3,13 +3,10 @@
  * that logs the batch (src/product/metering/writeBatch.ts), so the log and its rollups never disagree.
  */
 import type { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Array as Arr, Effect } from "effect"
 import { type Aggregated, aggregate, HOUR, MINUTE } from "./rollup"
 import { addToSketchRows, type SketchRowsTable } from "./sketchRows"
 import type { RequestRecord } from "./RequestRecord"
-
-const chunks = <A>(xs: ReadonlyArray<A>, n: number): Array<ReadonlyArray<A>> =>
-  Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, (i + 1) * n))
 
 const byKey = <A extends { orgId: string; ts: number; operation?: string }>(a: A, b: A) =>
   a.orgId < b.orgId ? -1 : a.orgId > b.orgId ? 1 : a.ts !== b.ts ? a.ts - b.ts :
@@ -39,7 +36,7 @@ const writeGrain = (sql: SqlClient.SqlClient, grain: "minute" | "hour", agg: Agg
       sketch: b.sketch
     })))
     const t = endpointTable
-    for (const rows of chunks([...agg.endpoint.values()].sort(byKey), 200)) {
+    for (const rows of Arr.chunksOf([...agg.endpoint.values()].sort(byKey), 200)) {
       yield* sql`INSERT INTO ${endpointTable} ${
         sql.insert(rows.map((e) => ({
           org_id: e.orgId,

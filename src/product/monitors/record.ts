@@ -7,7 +7,7 @@
  * deleted while its run was in flight records nothing.
  */
 import { SqlClient } from "@effect/sql"
-import { Clock, Effect } from "effect"
+import { Array as Arr, Clock, Effect } from "effect"
 import { randomBytes } from "node:crypto"
 import type { AlertRow } from "../alerts/analyze"
 import { enqueueNotifications } from "../alerts/testSend"
@@ -26,12 +26,6 @@ export interface RunRecord {
 }
 
 export type RunStep = "open" | "recover" | "none" | "deleted" | "duplicate"
-
-const chunks = <A>(xs: ReadonlyArray<A>, n: number): Array<ReadonlyArray<A>> => {
-  const out: Array<ReadonlyArray<A>> = []
-  for (let i = 0; i < xs.length; i += n) out.push(xs.slice(i, i + n))
-  return out
-}
 
 /** A monitor's run state after a run: one row of the batch's single UPDATE (`writeRunStates`). */
 interface RunState {
@@ -124,7 +118,7 @@ const STATE_COLUMNS = [
  * batch's statements on PostgreSQL, each a round trip), and each lease freed.
  */
 const writeRunStates = (sql: SqlClient.SqlClient, states: ReadonlyArray<RunState>) =>
-  Effect.forEach(chunks(states, 200), (batch) => {
+  Effect.forEach(Arr.chunksOf(states, 200), (batch) => {
     const v = valuesTable(sql, "v", STATE_COLUMNS, batch.map((s) => STATE_COLUMNS.map(([c]) => s[c])))
     const set = STATE_COLUMNS.slice(1).map(([c]) => `${c} = v.${c}`).join(", ")
     return sql.unsafe(placeholders(sql, `UPDATE monitors SET ${set}, claimed_until = NULL FROM ${v.text} WHERE monitors.id = v.id`), v.params as Array<any>)
@@ -139,16 +133,16 @@ export const recordRuns = (runs: ReadonlyArray<RunRecord>, released: ReadonlyArr
     const sql = yield* SqlClient.SqlClient
     return yield* sql.withTransaction(Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
-      for (const ids of chunks(released, 500)) {
+      for (const ids of Arr.chunksOf(released, 500)) {
         yield* sql`UPDATE monitors SET claimed_until = NULL WHERE id IN ${sql.in(ids as Array<string>)}`
       }
       if (runs.length === 0) return [] as Array<RunStep>
       const monitors = new Map<string, MonitorRow>()
-      for (const ids of chunks([...new Set(runs.map((r) => r.monitorId))].sort(), 500)) {
+      for (const ids of Arr.chunksOf([...new Set(runs.map((r) => r.monitorId))].sort(), 500)) {
         for (const m of yield* sql<MonitorRow>`SELECT * FROM monitors WHERE id IN ${sql.in(ids as Array<string>)}`) monitors.set(m.id, m)
       }
       const stored = new Set<string>()
-      for (const batch of chunks(runs.filter((r) => monitors.has(r.monitorId)), 200)) {
+      for (const batch of Arr.chunksOf(runs.filter((r) => monitors.has(r.monitorId)), 200)) {
         const rows = batch.map((r) => ({
           id: resultId(r.startedAt, randomBytes(6).toString("hex")),
           monitor_id: r.monitorId,
