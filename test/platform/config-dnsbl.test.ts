@@ -7,7 +7,7 @@ const load = (env: Record<string, string>) =>
   Effect.runPromiseExit(AppConfig.pipe(Effect.provide(AppConfig.Live.pipe(Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))))))
 
 describe("DNSBL configuration", () => {
-  test("defaults: the four IP lists and two domain lists DECISIONS names, verdicts kept an hour", async () => {
+  test("defaults: the four IP lists and two domain lists of docs/configuration.md, verdicts kept an hour", async () => {
     const exit = await load({})
     expect(Exit.isSuccess(exit)).toBe(true)
     if (Exit.isSuccess(exit)) {

@@ -73,7 +73,7 @@ describe("the catalogue", () => {
     expect(CHECK_IDS).toHaveLength(24)
   })
 
-  test("the severities DECISIONS fixes", () => {
+  test("the severities of docs/operations/domain-audit.md", () => {
     const sev = Object.fromEntries(CHECK_IDS.map((id) => [id, CHECKS[id].severity]))
     expect(sev).toMatchObject({
       web_reachable: "critical", web_ipv6: "medium", web_ipv6_same_content: "low", web_https: "high", web_https_redirect: "medium",
