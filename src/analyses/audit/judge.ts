@@ -6,6 +6,11 @@
  * `passed: null`, with `missing: null`, and leaves the section complete.
  * The rules are the catalogue's (checks.ts) and docs/operations/domain-audit.md's. This module
  * holds the shared shapes and the web section; judgeMail.ts and judgeDns.ts the others.
+ *
+ * The operation's flow: gather each asked section's inputs at once (what it could not get within
+ * the deadline is `{ unavailable: why }`), `judgeWeb` / `judgeMail` / `judgeDns` /
+ * `judgeExposure`, `summarizeAudit` (score.ts) over the results, and the report
+ * (`DomainAuditReport`, schema.ts) is the summary with domain, checked_at, timings_ms and reports.
  */
 import { ipItem } from "../blocklist/query"
 import type { BlocklistReport } from "../blocklist/schema"

@@ -67,6 +67,7 @@ export const classify = (zone: string, answer: Lookup<string>, txt: string | nul
     case "Void":
       return { status: "not_listed", codes: [], reason: null }
     case "Found": {
+      if (answer.records.length === 0) return { status: "not_listed", codes: [], reason: null }
       const outside = [...new Set(answer.records.filter((a) => !isDnsblCode(a)))]
       const codes = [...new Set(answer.records.filter(isDnsblCode).map((a) => ipaddr.IPv4.parse(a).toString()))].sort(numeric)
       if (outside.length > 0) {

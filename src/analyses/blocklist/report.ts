@@ -4,6 +4,12 @@
  * listed" would mean nothing); an IPv6 item on a list that failed its IPv6 test points likewise.
  * A query without an answer (not asked before the deadline) is `error`, never `not_listed`.
  * docs/operations/blocklist.md.
+ *
+ * The operation's flow: `parseTarget` → for a domain, resolve its A, AAAA and MX hosts → `plan` →
+ * for each of `plan.lists`, its verdict from the test-point cache (`testQueries` asked,
+ * `judgeTestPoints`) → `queriesToAsk` → the A answer (as a `Lookup<string>`: Found, Void for
+ * NXDOMAIN/NODATA, Failed for a timeout, SERVFAIL or REFUSED) and the TXT record at each name →
+ * `buildReport`.
  */
 import type { Lookup } from "../mail/lookup"
 import { classify, type Classification } from "./classify"

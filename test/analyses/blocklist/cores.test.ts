@@ -1,10 +1,10 @@
 /** The pure cores of the blocklist (DNSBL) check: query names, statuses, test points, plan, report. */
 import { describe, expect, test } from "bun:test"
-import { Duration } from "effect"
+import { Cache, Duration, Effect, Exit, TestClock, TestContext } from "effect"
 import type { Lookup } from "../../../src/analyses/mail/lookup"
 import { classify, ERROR_CODES } from "../../../src/analyses/blocklist/classify"
 import { ipItem, isUnqueryable, queryName, reverseIPv4, reverseIPv6 } from "../../../src/analyses/blocklist/query"
-import { testPointCachePolicy, testQueries, judgeTestPoints, type TestAnswers } from "../../../src/analyses/blocklist/testPoints"
+import { testPointCachePolicy, testPointKey, testQueries, judgeTestPoints, type TestAnswers, type TestPointKey } from "../../../src/analyses/blocklist/testPoints"
 
 const nx: Lookup<string> = { _tag: "Void", rcode: "NXDOMAIN" }
 const nodata: Lookup<string> = { _tag: "Void", rcode: "NOERROR" }
@@ -73,6 +73,7 @@ describe("statuses", () => {
   test.each([
     ["NXDOMAIN", nx, "not_listed", [], null],
     ["NOERROR without an A record", nodata, "not_listed", [], null],
+    ["an empty A answer", a(), "not_listed", [], null],
     ["127.0.0.2", a("127.0.0.2"), "listed", ["127.0.0.2"], "TXT"],
     ["several codes, deduplicated in numeric order", a("127.0.0.11", "127.0.0.4", "127.0.0.11", "127.0.0.2"), "listed", ["127.0.0.2", "127.0.0.4", "127.0.0.11"], "TXT"],
     ["SURBL bitmask 127.0.0.80", a("127.0.0.80"), "listed", ["127.0.0.80"], "TXT"]
@@ -161,6 +162,7 @@ describe("test points (RFC 5782 §5)", () => {
     ["a rewriting resolver (NXDOMAIN turned into an address)", { unlisted: a("192.0.2.53") }, "a resolver rewrote it", false],
     ["a rewriting resolver on both", { listed: a("192.0.2.53"), unlisted: a("192.0.2.53") }, "outside 127.0.0.0/8", false],
     ["Spamhaus refusing a public resolver", { listed: a("127.255.255.254"), unlisted: nx }, "public or open resolver", false],
+    ["Spamhaus refusing every query of a public resolver", { listed: a("127.255.255.254"), unlisted: a("127.255.255.254") }, "its test point 127.0.0.1: the list refused the query because it came through a public or open resolver", false],
     ["a timeout", { listed: failed("no answer within 2000 ms") }, "no answer within 2000 ms", true],
     ["SERVFAIL on the unlisted point", { unlisted: failed("SERVFAIL") }, "SERVFAIL", true]
   ])("%s: not trusted", (_, answers, why, transient) => {
@@ -198,5 +200,44 @@ describe("test points (RFC 5782 §5)", () => {
     expect(Duration.toSeconds(policy.timeToLive(judgeTestPoints("z.example", "ip", { ...good, listed: failed("timeout") })))).toBe(30)
     expect(Duration.toSeconds(testPointCachePolicy(10, 1).timeToLive(judgeTestPoints("z.example", "ip", { ...good, listed: failed("timeout") })))).toBe(10)
     expect(Duration.toSeconds(testPointCachePolicy(0, 0).timeToLive(judgeTestPoints("z.example", "ip", good)))).toBe(0)
+  })
+
+  test("the policy wraps into an Effect Cache: one ask per list per TTL, a lost answer re-asked after 30 s", async () => {
+    const asked: Array<string> = []
+    let answers: TestAnswers = good
+    const program = Effect.gen(function*() {
+      const policy = testPointCachePolicy(3600, 4)
+      const cache = yield* Cache.makeWith({
+        capacity: policy.capacity,
+        lookup: (key: TestPointKey) => Effect.sync(() => {
+          asked.push(key.zone)
+          return judgeTestPoints(key.zone, key.kind, answers)
+        }),
+        timeToLive: Exit.match({ onFailure: () => Duration.zero, onSuccess: policy.timeToLive })
+      })
+      const zen = () => cache.get(testPointKey("zen.example", "ip"))
+      yield* zen()
+      yield* zen() // a structurally equal key: the cached verdict
+      yield* TestClock.adjust("3599 seconds")
+      yield* zen()
+      const before = asked.length
+      yield* TestClock.adjust("2 seconds")
+      yield* zen()
+      answers = { ...good, listed: failed("no answer within 2000 ms") }
+      const lost = yield* cache.get(testPointKey("bl.example", "ip"))
+      yield* TestClock.adjust("29 seconds")
+      yield* cache.get(testPointKey("bl.example", "ip"))
+      const beforeRetry = asked.length
+      yield* TestClock.adjust("2 seconds")
+      answers = good
+      const again = yield* cache.get(testPointKey("bl.example", "ip"))
+      return { before, beforeRetry, lost, again }
+    })
+    const r = await Effect.runPromise(program.pipe(Effect.provide(TestContext.TestContext)))
+    expect(r.before).toBe(1)
+    expect(r.beforeRetry).toBe(3)
+    expect(asked).toEqual(["zen.example", "zen.example", "bl.example", "bl.example"])
+    expect(r.lost.trusted).toBe(false)
+    expect(r.again.trusted).toBe(true)
   })
 })
