@@ -80,9 +80,11 @@ export interface WebIpv6Observation {
 }
 
 export interface Ipv6Verdict {
-  /** null: not applicable (nothing to judge), never "could not be fetched". */
+  /** null: not decided, either because it does not apply or because an observation is `missing`. */
   readonly passed: boolean | null
   readonly detail: string
+  /** The verdict is null because something could not be fetched (the section is then incomplete). */
+  readonly missing?: boolean
 }
 
 const list = (xs: ReadonlyArray<string>) => xs.join(", ")
@@ -103,11 +105,11 @@ export const webIpv6 = (o: WebIpv6Observation): Ipv6Verdict => {
  */
 export const webIpv6SameContent = (o: WebIpv6Observation, compared: PageComparison | null = o.pages && comparePages(o.pages.v4, o.pages.v6)): Ipv6Verdict => {
   const v6ports = portsOf(o.ipv6)
-  if (v6ports.size === 0) return { passed: null, detail: "not compared: the web host does not answer over IPv6" }
+  if (v6ports.size === 0) return { passed: null, detail: "Not compared: the web host does not answer over IPv6" }
   if (o.ipv4.length === 0) return { passed: true, detail: "the web host is IPv6-only" }
   const missing = [...portsOf(o.ipv4)].filter((p) => !v6ports.has(p)).sort((a, b) => a - b)
   if (missing.length > 0) return { passed: false, detail: `port ${missing.join(" and ")} answers over IPv4 but not over IPv6` }
-  if (compared === null) return { passed: null, detail: "not compared: the page could not be fetched over both IPv4 and IPv6" }
+  if (compared === null) return { passed: null, detail: "the page could not be fetched over both IPv4 and IPv6", missing: true }
   return {
     passed: compared.same,
     detail: `the pages differ by ${compared.difference_percent}% (at most ${MAX_DIFFERENCE_PERCENT}% passes)`
@@ -116,7 +118,7 @@ export const webIpv6SameContent = (o: WebIpv6Observation, compared: PageComparis
 
 /** mail_ipv6: every MX host has an AAAA record. Null for a domain without MX hosts. */
 export const mailIpv6 = (mx: ReadonlyArray<{ readonly host: string; readonly ips: ReadonlyArray<string> }>): Ipv6Verdict => {
-  if (mx.length === 0) return { passed: null, detail: "no MX host" }
+  if (mx.length === 0) return { passed: null, detail: "Does not apply: no MX host" }
   const without = mx.filter((m) => !m.ips.some((ip) => ip.includes(":"))).map((m) => m.host)
   return without.length === 0
     ? { passed: true, detail: `${mx.length === 1 ? "the MX host has" : `all ${mx.length} MX hosts have`} an AAAA record` }

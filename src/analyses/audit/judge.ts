@@ -39,11 +39,24 @@ export interface CheckResult {
 
 const withDetail = (text: string, detail: string | null) => (detail ? `${text}: ${detail}` : text)
 
-/** A decided check (passed true or false, or null when it does not apply). */
-export const decided = (id: CheckId, passed: boolean | null, detail: string | null = null, severity: FailureSeverity = CHECKS[id].severity): CheckResult => {
+/** A decided check: passed or failed, with what was seen. */
+export const decided = (id: CheckId, passed: boolean, detail: string | null = null, severity: FailureSeverity = CHECKS[id].severity): CheckResult => {
   const s = CHECKS[id].summary
-  return { id, passed, severity, summary: withDetail(passed === true ? s.pass : passed === false ? s.fail : s.unknown, detail), missing: null }
+  return { id, passed, severity, summary: withDetail(passed ? s.pass : s.fail, detail), missing: null }
 }
+
+/** A check that does not apply to this domain (`passed: null`, the section stays complete); `sentence` says why. */
+export const notApplicable = (id: CheckId, sentence: string): CheckResult => ({
+  id,
+  passed: null,
+  severity: CHECKS[id].severity,
+  summary: sentence,
+  missing: null
+})
+
+/** A verdict that may be null, as a check: null is not applicable, or undecided when an observation was missing. */
+export const fromVerdict = (id: CheckId, v: { readonly passed: boolean | null; readonly detail: string; readonly missing?: boolean }): CheckResult =>
+  v.passed !== null ? decided(id, v.passed, v.detail) : v.missing ? undecided(id, v.detail) : notApplicable(id, v.detail)
 
 /** A check that could not be decided because an input was missing. */
 export const undecided = (id: CheckId, why: string): CheckResult => ({
@@ -67,7 +80,7 @@ const canonical = (item: string) => ipItem(item)?.value ?? item.trim().toLowerCa
  */
 export const blocklistStanding = (id: CheckId, report: BlocklistReport, items: ReadonlyArray<string>): CheckResult => {
   const wanted = new Set(items.map(canonical))
-  if (wanted.size === 0) return decided(id, null, "no address to check")
+  if (wanted.size === 0) return notApplicable(id, "Does not apply: no address to check")
   const entries = report.lists.filter((l) => wanted.has(l.item))
   const listed = entries.filter((l) => l.status === "listed")
   if (listed.length > 0) return decided(id, false, listed.map((l) => `${l.item} on ${l.zone} (${l.codes.join(", ")})`).join("; "))
@@ -110,14 +123,8 @@ const HEADERS_PASSING = new Set(["A+", "A", "A-", "B+", "B"])
 export const judgeWeb = (w: WebInputs): ReadonlyArray<CheckResult> => [
   from("web_reachable", w.reach, (r) =>
     decided("web_reachable", r.https !== null || r.http !== null, r.https ? `https answered ${r.https.status}` : r.http ? `http answered ${r.http.status}` : `${w.host} answered on neither 443 nor 80`)),
-  from("web_ipv6", w.ipv6, (o) => {
-    const v = webIpv6(o)
-    return decided("web_ipv6", v.passed, v.detail)
-  }),
-  from("web_ipv6_same_content", w.ipv6, (o) => {
-    const v = webIpv6SameContent(o)
-    return decided("web_ipv6_same_content", v.passed, v.detail)
-  }),
+  from("web_ipv6", w.ipv6, (o) => fromVerdict("web_ipv6", webIpv6(o))),
+  from("web_ipv6_same_content", w.ipv6, (o) => fromVerdict("web_ipv6_same_content", webIpv6SameContent(o))),
   from("web_https", w.reach, (r) =>
     decided("web_https", r.https !== null && r.https.certificate_valid, r.https === null ? "no https answer" : r.https.certificate_valid ? null : `the certificate is not valid for ${w.host}`)),
   from("web_https_redirect", w.securityHeaders, (h) => decided("web_https_redirect", h.tests.redirection.pass, h.tests.redirection.result)),

@@ -7,7 +7,7 @@ import type { BlocklistReport } from "../blocklist/schema"
 import type { ZoneHygieneReport } from "../zone/schema"
 import { CHECKS } from "./checks"
 import { dnsIpv6, type NameserverIpv6 } from "./ipv6"
-import { blocklistStanding, type CheckResult, decided, from, type Input, undecided } from "./judge"
+import { blocklistStanding, type CheckResult, decided, from, fromVerdict, type Input, undecided } from "./judge"
 import type { TakeoverInput } from "./takeoverRef"
 
 export interface DnsInputs {
@@ -25,10 +25,7 @@ export const judgeDns = (d: DnsInputs): ReadonlyArray<CheckResult> => [
     return decided("dns_dnssec", status === "secure", status === "secure" ? null : `${status}${z.composite.dnssec_reason ? ` (${z.composite.dnssec_reason})` : ""}`)
   }),
   from("dns_zone", d.zone, (z) => decided("dns_zone", ZONE_PASSING.has(z.hygiene_grade), `grade ${z.hygiene_grade} (${z.hygiene_score})`)),
-  from("dns_ipv6", d.nameservers, (ns) => {
-    const v = dnsIpv6(ns)
-    return decided("dns_ipv6", v.passed, v.detail)
-  }),
+  from("dns_ipv6", d.nameservers, (ns) => fromVerdict("dns_ipv6", dnsIpv6(ns))),
   from("dns_caa", d.zone, (z) =>
     z.caa === null
       ? undecided("dns_caa", "the CAA records could not be read")

@@ -6,9 +6,9 @@
  */
 import type { BlocklistReport } from "../blocklist/schema"
 import type { EmailSecurityReport } from "../mail/schema"
-import type { CheckId } from "./checks"
+import { type CheckId, checksOf } from "./checks"
 import { mailIpv6 } from "./ipv6"
-import { blocklistStanding, type CheckResult, decided, from, type Input, isUnavailable, undecided } from "./judge"
+import { blocklistStanding, type CheckResult, decided, from, fromVerdict, type Input, isUnavailable, notApplicable, undecided } from "./judge"
 
 export interface MailInputs {
   readonly email: Input<EmailSecurityReport>
@@ -18,13 +18,24 @@ export interface MailInputs {
   readonly blocklist: Input<BlocklistReport>
 }
 
+const notTested = notApplicable("mail_starttls", "STARTTLS was not tested: starttls=true was not asked")
+
 const NO_MAIL_ONLY: ReadonlyArray<CheckId> = ["mail_dkim", "mail_mta_sts", "mail_tls_rpt", "mail_dane", "mail_ipv6", "mail_starttls", "mail_blocklist"]
+
+/** mail_starttls from the STARTTLS probes of every MX address. */
+const starttlsCheck = (probes: NonNullable<EmailSecurityReport["starttls"]>): CheckResult => {
+  if (probes.length === 0) return decided("mail_starttls", false, "no MX address could be tried")
+  const bad = probes.filter((s) => !s.supported || s.tls_version === null || !/^TLSv1\.[23]$/.test(s.tls_version))
+  return bad.length === 0
+    ? decided("mail_starttls", true, `${probes.length} MX ${probes.length === 1 ? "address" : "addresses"}`)
+    : decided("mail_starttls", false, bad.map((s) => `${s.host} (${s.ip}): ${s.supported ? s.tls_version ?? "no TLS" : s.error ?? "no STARTTLS"}`).join("; "))
+}
 
 export const judgeMail = (m: MailInputs): ReadonlyArray<CheckResult> => {
   if (isUnavailable(m.email)) {
     const why = m.email.unavailable
-    return ["mail_spf", "mail_dmarc", ...NO_MAIL_ONLY].map((id) =>
-      id === "mail_starttls" && !m.starttls ? decided(id, null, "starttls=true was not asked") : undecided(id as CheckId, why))
+    return checksOf("mail").map((id) =>
+      id === "mail_starttls" && !m.starttls ? notTested : undecided(id, why))
   }
   const e = m.email
   const hosts = e.mx.records
@@ -44,7 +55,7 @@ export const judgeMail = (m: MailInputs): ReadonlyArray<CheckResult> => {
     : decided("mail_dmarc", policy === "reject" || (!noMail && policy === "quarantine"), `p=${policy}${e.dmarc.inherited_from ? ` (from ${e.dmarc.inherited_from})` : ""}${noMail && policy !== "reject" ? "; a domain that receives no mail should say p=reject" : ""}`)
   if (noMail) {
     const why = e.mx.null_mx ? "the domain accepts no mail (null MX)" : "the domain has no MX record"
-    return [spfResult, dmarcResult, ...NO_MAIL_ONLY.map((id) => decided(id, null, `does not apply: ${why}`))]
+    return [spfResult, dmarcResult, ...NO_MAIL_ONLY.map((id) => notApplicable(id, `Does not apply: ${why}`))]
   }
 
   const keys = e.dkim.selectors_found.filter((k) => !k.revoked)
@@ -66,18 +77,9 @@ export const judgeMail = (m: MailInputs): ReadonlyArray<CheckResult> => {
   const dane = decided("mail_dane", unprotected.length === 0, unprotected.length === 0 ? null : `no valid DNSSEC-signed TLSA for ${unprotected.join(", ")}`)
 
   const v6 = mailIpv6(hosts)
-  const ipv6 = decided("mail_ipv6", v6.passed, v6.detail)
+  const ipv6 = fromVerdict("mail_ipv6", v6)
 
-  const starttls = !m.starttls || e.starttls === null
-    ? decided("mail_starttls", null, "starttls=true was not asked")
-    : e.starttls.length === 0
-    ? decided("mail_starttls", false, "no MX address could be tried")
-    : (() => {
-      const bad = e.starttls!.filter((s) => !s.supported || s.tls_version === null || !/^TLSv1\.[23]$/.test(s.tls_version))
-      return decided("mail_starttls", bad.length === 0, bad.length === 0
-        ? `${e.starttls!.length} MX ${e.starttls!.length === 1 ? "address" : "addresses"}`
-        : bad.map((s) => `${s.host} (${s.ip}): ${s.supported ? s.tls_version ?? "no TLS" : s.error ?? "no STARTTLS"}`).join("; "))
-    })()
+  const starttls = !m.starttls || e.starttls === null ? notTested : starttlsCheck(e.starttls)
 
   const blocklist = from("mail_blocklist", m.blocklist, (b) => blocklistStanding("mail_blocklist", b, hosts.flatMap((h) => h.ips)))
 

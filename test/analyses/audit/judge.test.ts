@@ -161,7 +161,7 @@ describe("the mail rule for a domain that receives no mail", () => {
       ["mail_dane", null], ["mail_ipv6", null], ["mail_starttls", null], ["mail_blocklist", null]
     ])
     expect(checks.every((c) => c.missing === null)).toBe(true)
-    expect(checks[2].summary).toContain(nullMx ? "null MX" : "no MX record")
+    expect(checks[2].summary).toBe(`Does not apply: ${nullMx ? "the domain accepts no mail (null MX)" : "the domain has no MX record"}`)
   })
 
   test("~all and p=quarantine, enough for a mail domain, fail a domain that receives no mail", () => {
@@ -183,7 +183,15 @@ describe("undecided and not applicable", () => {
   test("mail_starttls is null unless starttls was asked, and leaves the section complete", () => {
     const a = good()
     a.mail.starttls = false
-    expect(result(a, "mail_starttls")).toMatchObject({ passed: null, missing: null })
+    expect(result(a, "mail_starttls")).toEqual({ id: "mail_starttls", passed: null, severity: "high", summary: "STARTTLS was not tested: starttls=true was not asked", missing: null })
+  })
+
+  test("IPv6 content: not applicable without IPv6; undecided (an input missing) when the pages could not be fetched", () => {
+    const a = good()
+    a.web.ipv6 = { ...fx.webIpv6, ipv6: [] }
+    expect(result(a, "web_ipv6_same_content")).toMatchObject({ passed: null, missing: null, summary: "Not compared: the web host does not answer over IPv6" })
+    a.web.ipv6 = { ...fx.webIpv6, pages: null }
+    expect(result(a, "web_ipv6_same_content")).toMatchObject({ passed: null, missing: "the page could not be fetched over both IPv4 and IPv6" })
   })
 
   test("an unavailable report leaves exactly its checks null with the reason", () => {

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test"
 import { Schema } from "effect"
 import { CHECK_IDS, type CheckId, checksOf } from "../../../src/analyses/audit/checks"
-import { decided, undecided, type CheckResult } from "../../../src/analyses/audit/judge"
+import { decided, notApplicable, undecided, type CheckResult } from "../../../src/analyses/audit/judge"
 import { DomainAuditReport } from "../../../src/analyses/audit/schema"
 import { sectionScore, summarizeAudit, summarizeSection } from "../../../src/analyses/audit/score"
 import { gradeOf } from "../../../src/analyses/zone/model/findings"
@@ -19,7 +19,7 @@ describe("a section", () => {
     ["escalated severity counts", [decided("web_tls", false, "grade F", "high")], 82],
     // 30 + 18 + 18 (web_tls escalated) + 4 × 8 + 2 × 3 = 104 points
     ["floor 0", [...failing(checksOf("web").filter((id) => id !== "web_tls"), checksOf("web")), decided("web_tls", false, "grade F", "high")], 0],
-    ["null checks do not count", [decided("mail_starttls", null, "not asked"), undecided("mail_spf", "timeout")], 100]
+    ["null checks do not count", [notApplicable("mail_starttls", "STARTTLS was not tested"), undecided("mail_spf", "timeout")], 100]
   ])("%s scores %d", (_, checks, score) => {
     expect(sectionScore(checks)).toBe(score)
   })
@@ -30,7 +30,7 @@ describe("a section", () => {
     expect(summarizeSection(partial)).toMatchObject({ status: "incomplete", score: 92, grade: "A" })
     expect(summarizeSection(partial).checks[3]).toEqual({ id: "dns_caa", passed: null, severity: "low", summary: "CAA could not be checked: the CAA records could not be read" })
     // A check that does not apply leaves the section complete.
-    expect(summarizeSection([decided("mail_starttls", null, "starttls=true was not asked")]).status).toBe("complete")
+    expect(summarizeSection([notApplicable("mail_starttls", "STARTTLS was not tested: starttls=true was not asked")]).status).toBe("complete")
     expect(summarizeSection(null)).toEqual({ status: "skipped", score: null, grade: null, checks: [] })
   })
 
