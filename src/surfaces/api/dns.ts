@@ -4,12 +4,14 @@ import { Auth } from "../../product/auth/Auth"
 import { RateLimitedWire, UpstreamUnavailableWire, NotFoundWire } from "../../kernel/errors"
 import { PlanLabel } from "../../platform/http/Operation"
 import { DomainParam } from "../../kernel/domainParam"
+import { operationInputs, Param } from "./inputs"
 
 const Severity = Schema.Literal("critical", "high", "medium", "low", "info")
 const N = Schema.NullOr
 
-export const ZoneHygieneParams = Schema.Struct({
-  domain: DomainParam.annotations({ description: "Zone apex, e.g. example.com (a host name; http(s)://example.com/ is accepted as example.com)" })
+/** `GET /v1/dns/zone-hygiene` and the MCP tool `zone_hygiene`. */
+export const ZoneHygieneInputs = operationInputs({
+  domain: Param.text(DomainParam, { description: "Zone apex, e.g. example.com (a host name; http(s)://example.com/ is accepted as example.com)" })
 })
 
 /** The zone's CAA set (RFC 8659: the closest one climbing from the name), or null when it could not be read. */
@@ -112,7 +114,7 @@ export class DnsApi extends HttpApiGroup.make("dns")
     HttpApiEndpoint.get("zoneHygiene", "/v1/dns/zone-hygiene")
       .annotate(OpenApi.Summary, "Audit a DNS zone: nameservers, SOA, open resolvers, AXFR, CAA, DNSSEC")
       .annotate(OpenApi.Description, "Queries the zone's authoritative nameservers directly and through the service's resolvers, and grades the zone (A-F) with findings and recommendations. When the service's own resolvers do not answer, the answer is 502 `upstream_unavailable`, not a grade.")
-      .setUrlParams(ZoneHygieneParams)
+      .setUrlParams(ZoneHygieneInputs.query)
       .addSuccess(ZoneHygieneReport)
       .addError(NotFoundWire)
       .addError(UpstreamUnavailableWire)
