@@ -55,7 +55,7 @@ type Tool = keyof typeof mirrors
 
 /** The JSON value of an argument in a query string, as a REST client writes it. */
 const queryOf = (args: Record<string, unknown>) =>
-  new URLSearchParams(Object.entries(args).map(([k, v]) => [k, Array.isArray(v) ? v.join(",") : String(v)]))
+  new URLSearchParams(Object.entries(args).map(([k, v]): [string, string] => [k, Array.isArray(v) ? v.join(",") : String(v)]))
 
 const metadata = "169.254.169.254"
 const selectors = Array.from({ length: 21 }, (_, i) => `s${i}`)

@@ -88,7 +88,7 @@ export const Param = {
       // An unknown spelling is left as it is, for the literal to refuse with the list of values.
       decode: (s) => byLower.get(s.toLowerCase()) ?? s,
       encode: (v) => v
-    }).annotations({ jsonSchema: { type: "string", enum: values } }) as unknown as Schema.Schema<L[number], string>
+    }).annotations({ jsonSchema: { type: "string", enum: values } })
     return param(json, json, o)
   },
 
