@@ -129,11 +129,13 @@ export class CertInspector extends Context.Tag("domain-intel/CertInspector")<Cer
       const inspect = Effect.fn("CertInspector.inspect")(function*(domain: string, port: number) {
         const hostForUrl = isIP(domain) === 6 ? `[${domain}]` : domain
         const parsed = parseTarget(`https://${hostForUrl}:${port}/`)
-        if ("_tag" in parsed) return yield* new ToolFailure({ message: parsed.message })
+        // A refused or malformed target keeps its catalogue code (target_forbidden, invalid_request).
+        if ("_tag" in parsed) return yield* ToolFailure.fromApiError(parsed)
         const vetted = yield* vetTarget(parsed).pipe(
           Effect.provideService(AppConfig, config),
           Effect.provideService(DnsResolver, resolver),
-          Effect.mapError((e) => new ToolFailure({ message: e.message }))
+          // An unresolvable name is the target's failure (upstream_unavailable, as TLS scan says it).
+          Effect.mapError((e) => (e._tag === "TargetForbidden" ? ToolFailure.fromApiError(e) : new ToolFailure({ message: e.message })))
         )
         const [hs, history] = yield* Effect.all([
           handshake(vetted.address, port, vetted.literal ? undefined : vetted.host, outbound.extraCas),
