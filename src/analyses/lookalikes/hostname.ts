@@ -32,11 +32,23 @@ const HOST_PATTERN = /^(?=.{4,253}$)((?!-)[a-z0-9-]{1,63}(?<!-)\.)+[a-z0-9-]{2,6
 const hyphensOk = (label: string) => !label.startsWith("-") && !label.endsWith("-") && label.slice(2, 4) !== "--"
 
 /**
+ * The fewest octets an A-label for `label` can have (RFC 3492: "xn--", the ASCII characters and
+ * their delimiter, at least one octet per other character): a cheap way to refuse a label that
+ * cannot fit in 63 octets before encoding it.
+ */
+const shortestALabel = (label: string): number => {
+  let ascii = 0
+  let other = 0
+  for (const c of label) c.charCodeAt(0) < 0x80 ? ascii++ : other++
+  return 4 + ascii + (ascii > 0 ? 1 : 0) + other
+}
+
+/**
  * A Unicode label's A-label, or null when IDNA 2008 refuses it (see the module comment for the
  * approximation). UTS 46 maps its input to NFC, so the round trip also refuses a label not in NFC.
  */
 const aLabel = (label: string): string | null => {
-  if (!hyphensOk(label) || INITIAL_MARK.test(label) || !U_LABEL_CHARS.test(label)) return null
+  if (!hyphensOk(label) || INITIAL_MARK.test(label) || !U_LABEL_CHARS.test(label) || shortestALabel(label) > 63) return null
   const a = domainToASCII(label)
   return a.startsWith("xn--") && !a.includes(".") && domainToUnicode(a) === label ? a : null
 }

@@ -40,19 +40,20 @@ export function* various({ label, subdomain, suffix }: Split): Iterable<string> 
 }
 
 /**
- * English plurals and singulars of the label: `+s`, `+es` after s, x, z, ch or sh, consonant +
- * `y` → `ies`, and the way back. Most single-letter ones are also typos that dnstwist's fuzzers
- * claim first; what is left are the two-letter changes (`cities`, `boxes` → `box`).
+ * The label's English plural, or its singular when it already reads as a plural: `+s`, `+es`
+ * after s, x, z, ch or sh, consonant + `y` → `ies`, and the way back. Most one-letter changes
+ * are also typos that dnstwist's fuzzers claim first; what is left are the two-letter ones
+ * (`city` → `cities`, `boxes` → `box`).
  */
 export function* plural({ label, subdomain, suffix }: Split): Iterable<string> {
-  const forms: Array<string> = []
-  if (/(s|x|z|ch|sh)$/.test(label)) forms.push(label + "es")
-  else if (/[^aeiou]y$/.test(label)) forms.push(label.slice(0, -1) + "ies")
-  else forms.push(label + "s")
-  if (/[^aeiou]ies$/.test(label)) forms.push(label.slice(0, -3) + "y")
-  if (/(s|x|z|ch|sh)es$/.test(label)) forms.push(label.slice(0, -2))
-  if (/[^s]s$/.test(label)) forms.push(label.slice(0, -1))
-  for (const form of forms) yield joinName(subdomain, form, suffix)
+  let form: string
+  if (/[^aeiou]ies$/.test(label)) form = label.slice(0, -3) + "y"
+  else if (/(s|x|z|ch|sh)es$/.test(label)) form = label.slice(0, -2)
+  else if (/[^s]s$/.test(label)) form = label.slice(0, -1)
+  else if (/(s|x|z|ch|sh)$/.test(label)) form = label + "es"
+  else if (/[^aeiou]y$/.test(label)) form = label.slice(0, -1) + "ies"
+  else form = label + "s"
+  yield joinName(subdomain, form, suffix)
 }
 
 /**
