@@ -37,7 +37,7 @@ const FAILED = new Set(["SERVFAIL", "REFUSED", "TIMEOUT"])
 /** What else decides a CNAME chain: the service it reaches, which schemes to ask it, and whose registered domain to look up. */
 export interface Plan {
   readonly fingerprint: Fingerprint | null
-  /** The hop whose name belongs to the service (null when none does). */
+  /** The first hop whose name belongs to that service (null when none does). */
   readonly providerHop: string | null
   readonly http: ReadonlyArray<"http" | "https">
   /** The name whose registered domain's existence decides the chain (its last name, when NXDOMAIN). */
@@ -48,15 +48,11 @@ export interface Plan {
 export const plan = (hops: ReadonlyArray<Hop>, addresses: ReadonlyArray<string>): Plan => {
   const empty: Plan = { fingerprint: null, providerHop: null, http: [], registeredDomainOf: null }
   if (hops.length < 2 || hops.some((h) => FAILED.has(h.rcode))) return empty
-  let fingerprint: Fingerprint | null = null
-  let providerHop: string | null = null
-  for (const hop of hops.slice(1)) {
-    const fp = fingerprintFor(hop.name)
-    if (fp !== null) {
-      fingerprint = fp
-      providerHop = hop.name
-    }
-  }
+  // The service is the deepest one the chain reaches (a CDN in front of storage leads to the
+  // storage); the name there is the first hop of that service (the bucket, not its endpoint).
+  const services = hops.slice(1).map((h) => fingerprintFor(h.name))
+  const fingerprint = services.findLast((fp) => fp !== null) ?? null
+  const providerHop = fingerprint === null ? null : hops[1 + services.indexOf(fingerprint)].name
   const last = hops[hops.length - 1]
   const nx = last.rcode === "NXDOMAIN"
   return {

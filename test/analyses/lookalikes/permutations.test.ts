@@ -4,7 +4,7 @@ import { domainToASCII } from "node:url"
 import { FUZZERS, permutations, splitDomain } from "../../../src/analyses/lookalikes/permutations"
 
 const of = (domain: string, fuzzers?: Parameters<typeof permutations>[1]) => permutations(domain, fuzzers)!
-const fuzzerOf = (domain: string, name: string) => of(domain).permutations.find((p) => p.domain === name)?.fuzzer ?? null
+const fuzzerOf = (domain: string, name: string): string | null => of(domain).permutations.find((p) => p.domain === name)?.fuzzer ?? null
 
 describe("the domain", () => {
   test.each([[""], ["localhost"], ["exa mple.com"], ["-bad.com"], ["a..b.com"], ["ex_ample.com"], ["x".repeat(64) + ".com"], ["ab--cd.com"]])("%j is refused", (d) => {

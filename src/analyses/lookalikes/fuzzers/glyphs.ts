@@ -3,7 +3,7 @@
  * `cyrillic` (the whole label in Cyrillic twins) and `homoglyph` (one or two rounds of glyph
  * swaps). Labels come in as arrays of code points.
  */
-import { GLYPHS, LATIN_TO_CYRILLIC } from "../homoglyphs"
+import { GLYPHS, LATIN_TO_CYRILLIC } from "./homoglyphs"
 
 type Label = ReadonlyArray<string>
 

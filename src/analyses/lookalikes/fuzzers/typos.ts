@@ -5,7 +5,7 @@
  * removes repeats and invalid names. A label made here may hold a dot (`subdomain`) or start or
  * end with a hyphen: the caller's host-name check drops what cannot be registered.
  */
-import { neighbours } from "../keyboards"
+import { neighbours } from "./keyboards"
 
 type Label = ReadonlyArray<string>
 
