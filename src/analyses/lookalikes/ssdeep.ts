@@ -3,8 +3,8 @@
  * identical files using context triggered piecewise hashing", Digital Investigation 3S (2006),
  * after Tridgell's spamsum. The digests and scores are those of ssdeep 2.14 (libfuzzy), the
  * library dnstwist's `--ssdeep` page comparison calls, so a score here is the score dnstwist
- * shows for the same two pages (docs/operations/lookalikes.md); test/analyses/lookalikes holds
- * this module to the `ssdeep` program digest by digest and score by score.
+ * shows for the same two pages; the suite holds it to the `ssdeep` program digest by digest and
+ * score by score (docs/operations/lookalikes.md).
  *
  * How it works: a rolling hash over the last 7 bytes picks cut points that depend only on the
  * content near them (a cut wherever the rolling hash ≡ −1 mod the block size), so an edit moves
