@@ -12,6 +12,9 @@ const Strings = Schema.Array(Schema.String)
 export const Severity = Schema.Literal("critical", "high", "medium", "low", "info")
 export type Severity = typeof Severity.Type
 
+/** The letter grade of a score, as Zone Hygiene grades (zone/model/findings.ts `gradeOf`). */
+export const Grade = Schema.Literal("A", "B", "C", "D", "F")
+
 export const CHECKS = ["mx", "spf", "dmarc", "dkim", "mta_sts", "tls_rpt", "bimi", "dane", "starttls"] as const
 export const CheckName = Schema.Literal(...CHECKS)
 export type CheckName = typeof CheckName.Type
@@ -150,7 +153,7 @@ export const EmailSecurityReport = Schema.Struct({
   checks: Schema.Array(EmailCheck),
   findings: Schema.Array(EmailFinding),
   score: Schema.Number,
-  grade: Schema.Literal("A", "B", "C", "D", "F"),
+  grade: Grade,
   recommendations: Strings,
   limitations: Strings
 })
