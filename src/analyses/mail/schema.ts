@@ -130,9 +130,11 @@ export type EmailFinding = typeof EmailFinding.Type
 
 export const EmailCheck = Schema.Struct({
   check: CheckName,
-  passed: Schema.Boolean,
-  severity_max: N(Severity),
-  finding_count: Schema.Number
+  passed: N(Schema.Boolean).annotations({
+    description: "false when a finding of severity low or above exists for this check; null when the check did not run (starttls without starttls=true)"
+  }),
+  severity_max: N(Severity).annotations({ description: "the highest severity among this check's findings, info included; null when it has none" }),
+  finding_count: Schema.Number.annotations({ description: "every finding of this check, info included" })
 })
 
 export const EmailSecurityReport = Schema.Struct({

@@ -127,7 +127,7 @@ export const makeAnalysisTools = Effect.gen(function*() {
         return yield* email.check({ domain, dkimSelectors: args.dkim_selectors ?? [], starttls: false })
       }).pipe(Effect.mapError(toToolFailure)),
     summary: (r) =>
-      `Email security of ${r.domain}: grade ${r.grade} (score ${r.score}); ${r.checks.filter((c) => !c.passed).map((c) => c.check).join(", ") || "every check passed"}${r.checks.some((c) => !c.passed) ? " need attention" : ""}`
+      `Email security of ${r.domain}: grade ${r.grade} (score ${r.score}); ${r.checks.filter((c) => c.passed === false).map((c) => c.check).join(", ") || "every check that ran passed"}${r.checks.some((c) => c.passed === false) ? " need attention" : ""}`
   })
 
   const tlsTool = defineTool({
