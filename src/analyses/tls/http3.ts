@@ -64,7 +64,7 @@ export const alpnOfHttpsRdata = (rdata: Uint8Array): ReadonlyArray<string> => {
     const value = rdata.subarray(i + 4, Math.min(rdata.length, i + 4 + len))
     i += 4 + len
     if (key !== 1) continue
-    for (let j = 0; j < value.length; j += 1 + value[j]) out.push(Buffer.from(value.subarray(j + 1, j + 1 + value[j])).toString("latin1"))
+    for (let j = 0; j < value.length && j + 1 + value[j] <= value.length; j += 1 + value[j]) out.push(Buffer.from(value.subarray(j + 1, j + 1 + value[j])).toString("latin1"))
   }
   return out
 }
