@@ -133,8 +133,8 @@ export const EmailCheck = Schema.Struct({
   passed: N(Schema.Boolean).annotations({
     description: "false when a finding of severity low or above exists for this check; null when the check did not run (starttls without starttls=true)"
   }),
-  severity_max: N(Severity).annotations({ description: "the highest severity among this check's findings, info included; null when it has none" }),
-  finding_count: Schema.Number.annotations({ description: "every finding of this check, info included" })
+  severity_max: N(Severity).annotations({ description: "the highest severity among this check's findings, info included; null when it has none (always for a check that did not run)" }),
+  finding_count: Schema.Number.annotations({ description: "every finding of this check, info included; 0 for a check that did not run" })
 })
 
 export const EmailSecurityReport = Schema.Struct({
