@@ -1,5 +1,5 @@
 /**
- * The Email Security report (DECISIONS.md, "Third wave" › "Email Security"): the one contract of
+ * The Email Security report (the README's "Email security" section): the one contract of
  * `GET /v1/security/email` and the MCP tool `email_security`. Every type of the analysis is
  * `typeof X.Type` of these schemas.
  */
@@ -133,9 +133,11 @@ export type EmailFinding = typeof EmailFinding.Type
 
 export const EmailCheck = Schema.Struct({
   check: CheckName,
-  passed: Schema.Boolean,
-  severity_max: N(Severity),
-  finding_count: Schema.Number
+  passed: N(Schema.Boolean).annotations({
+    description: "false when a finding of severity low or above exists for this check; null when the check did not run (starttls without starttls=true)"
+  }),
+  severity_max: N(Severity).annotations({ description: "the highest severity among this check's findings, info included; null when it has none (always for a check that did not run)" }),
+  finding_count: Schema.Number.annotations({ description: "every finding of this check, info included; 0 for a check that did not run" })
 })
 
 export const EmailSecurityReport = Schema.Struct({

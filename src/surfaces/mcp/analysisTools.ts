@@ -107,14 +107,14 @@ export const makeAnalysisTools = Effect.gen(function*() {
     output: EmailSecurityReport,
     run: (args) => emailSecurity(args).pipe(Effect.provide(context)),
     summary: (r) =>
-      `Email security of ${r.domain}: grade ${r.grade} (score ${r.score}); ${r.checks.filter((c) => !c.passed).map((c) => c.check).join(", ") || "every check passed"}${r.checks.some((c) => !c.passed) ? " need attention" : ""}`
+      `Email security of ${r.domain}: grade ${r.grade} (score ${r.score}); ${r.checks.filter((c) => c.passed === false).map((c) => c.check).join(", ") || "every check that ran passed"}${r.checks.some((c) => c.passed === false) ? " need attention" : ""}`
   })
 
   const tlsTool = defineTool({
     name: "tls_scan",
     title: "TLS configuration scan and grade",
     description:
-      "Scan a TLS server the way sslscan or testssl.sh would and grade it by SSL Labs' rating guide: which protocols (SSL 3.0 to TLS 1.3) and cipher suites it accepts, in its own order, its key exchange groups (post-quantum X25519MLKEM768 included), secure renegotiation, TLS_FALLBACK_SCSV, compression, heartbeat and Heartbleed, and its certificate (trust, name, key, OCSP stapling, SCTs). Use it to audit an HTTPS (or any TLS) endpoint. Takes about 1-5 s (many short handshakes, at most 4 at once). Main fields: `grade` (A+ to F, T untrusted, M name mismatch), `score`, `protocols`, `cipher_suites`, `key_exchange`, `certificate`, `findings[]`.",
+      "Scan a TLS server the way sslscan or testssl.sh would and grade it by SSL Labs' rating guide: which protocols (SSL 3.0 to TLS 1.3) and cipher suites it accepts, in its own order, every key exchange group it accepts (post-quantum X25519MLKEM768 included, `key_exchange.post_quantum`), HTTP/2 and HTTP/1.1 by ALPN (`alpn`), HTTP/3 advertised by Alt-Svc or the HTTPS DNS record (`http3`), secure renegotiation, TLS_FALLBACK_SCSV, compression, heartbeat and Heartbleed, and its certificate (trust, name, key, OCSP stapling, SCTs; read even from a server that offers only legacy suites). Use it to audit an HTTPS (or any TLS) endpoint. Takes about 1-5 s (many short handshakes, at most 4 at once). Main fields: `grade` (A+ to F, T untrusted, M name mismatch), `score`, `protocols`, `cipher_suites`, `key_exchange`, `alpn`, `http3`, `certificate`, `findings[]`.",
     input: TlsScanInputs.json,
     output: TlsReport,
     run: (args) => tlsScan(args).pipe(Effect.provide(context)),
