@@ -34,7 +34,7 @@ export class DnssecValidator extends Context.Tag("domain-intel/DnssecValidator")
         onNone: () => Effect.succeed(builtinAnchors),
         onSome: (file) =>
           Effect.try(() => parseTrustAnchors(readFileSync(file, "utf8"))).pipe(
-            Effect.orDieWith((e) => new Error(`DNSSEC_TRUST_ANCHORS=${file}: ${String((e as any)?.error ?? e)}`))
+            Effect.orDieWith((e) => new Error(`DNSSEC_TRUST_ANCHORS=${file}: ${String(e.error)}`))
           )
       })
       return makeValidator(anchors, resolver)
