@@ -8,9 +8,15 @@
 /** A message the decoder refuses; the resolver reports it as DnsMalformed. */
 export class MalformedWire extends Error {}
 
-const labelText = (b: Buffer): string => {
+/** Bytes that stand for themselves in a label's text: printable ASCII but `.` and `\`. */
+const PLAIN = /^[\x21-\x2d\x2f-\x5b\x5d-\x7e]*$/
+
+const labelText = (msg: Buffer, start: number, end: number): string => {
+  const plain = msg.toString("latin1", start, end)
+  if (PLAIN.test(plain)) return plain
   let s = ""
-  for (const c of b) {
+  for (let i = start; i < end; i++) {
+    const c = msg[i]
     if (c === 0x2e || c === 0x5c) s += "\\" + String.fromCharCode(c)
     else if (c < 0x21 || c > 0x7e) s += "\\" + String(c).padStart(3, "0")
     else s += String.fromCharCode(c)
@@ -22,8 +28,10 @@ export interface ReadName {
   readonly name: string
   /** Offset just past the name where it was read (not where a pointer led). */
   readonly next: number
-  /** The name's uncompressed wire form. */
-  readonly wire: Buffer
+  /** Octets of the name's uncompressed wire form. */
+  readonly length: number
+  /** Where its labels are in the message (offset of each length octet). */
+  readonly labels: ReadonlyArray<number>
 }
 
 /**
@@ -31,7 +39,8 @@ export interface ReadName {
  * the label sequence they end, so every pointer chain ends; at most 255 octets in all.
  */
 export const readName = (msg: Buffer, offset: number, compression = true): ReadName => {
-  const labels: Array<Buffer> = []
+  const labels: Array<number> = []
+  let name = ""
   let at = offset
   let next = -1
   let floor = offset
@@ -58,11 +67,20 @@ export const readName = (msg: Buffer, offset: number, compression = true): ReadN
     if (at + 1 + len > msg.length) throw new MalformedWire("label runs past the end of the message")
     length += len + 1
     if (length > 255) throw new MalformedWire("name longer than 255 octets")
-    labels.push(msg.subarray(at + 1, at + 1 + len))
+    labels.push(at)
+    const text = labelText(msg, at + 1, at + 1 + len)
+    name = name === "" ? text : `${name}.${text}`
     at += 1 + len
   }
-  const wire = Buffer.concat([...labels.flatMap((l) => [Buffer.from([l.length]), l]), Buffer.from([0])])
-  return { name: labels.length === 0 ? "." : labels.map(labelText).join("."), next, wire }
+  return { name: labels.length === 0 ? "." : name, next, length, labels }
+}
+
+/** The uncompressed wire form of a name `readName` read from `msg`. */
+export const expandedName = (msg: Buffer, n: ReadName): Buffer => {
+  const out = Buffer.alloc(n.length)
+  let o = 0
+  for (const at of n.labels) o += msg.copy(out, o, at, at + 1 + msg[at])
+  return out
 }
 
 /**

@@ -4,7 +4,7 @@
  * a value outside its format is MalformedWire. Names inside RDATA may be compressed where
  * RFC 1035 and RFC 3597 §4 allow it, not in RRSIG and NSEC (RFC 4034 §3.1.7, §4.1.1).
  */
-import { ipv4Text, ipv6Text, MalformedWire, readName } from "./names"
+import { expandedName, ipv4Text, ipv6Text, MalformedWire, readName } from "./names"
 import type { DnsRecord } from "./records"
 import { typeName } from "./rrtypes"
 import { decodeSvcb } from "./svcb"
@@ -52,8 +52,8 @@ class Rdata {
     const n = readName(this.msg, start, compression)
     if (n.next > this.end) throw new MalformedWire("name runs past RDLENGTH")
     this.at = n.next
-    if (n.next - start !== n.wire.length) {
-      this.parts.push(this.msg.subarray(this.copied, start), n.wire)
+    if (n.next - start !== n.length) {
+      this.parts.push(this.msg.subarray(this.copied, start), expandedName(this.msg, n))
       this.copied = n.next
     }
     return n.name
