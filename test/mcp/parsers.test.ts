@@ -4,6 +4,7 @@ import * as packet from "dns-packet"
 import { summarizeCt } from "../../src/adapters/x509/CertInspector"
 import { certFacts, chromeCompliant, countScts } from "../../src/adapters/x509/certFacts"
 import { toHistoryEntry } from "../../src/adapters/ct/CtHistory"
+import { typeCode } from "../../src/adapters/dns/rrtypes"
 import { decodeMessage } from "../../src/adapters/dns/wire"
 import { recordTypes, renderRecord, reverseName } from "../../src/analyses/dns/dnsRecords"
 import { classify } from "../../src/surfaces/mcp/protocol"
@@ -29,6 +30,8 @@ describe("DNS records", () => {
     expect(recordTypes).toContain("HTTPS")
     expect(recordTypes).not.toContain("OPT")
     expect(recordTypes).not.toContain("AXFR")
+    // every accepted name is one the resolver can put on the wire
+    expect(recordTypes.filter((t) => typeCode(t) === undefined)).toEqual([])
   })
 
   const rendered = (answers: Array<packet.Answer>) =>
