@@ -30,9 +30,15 @@ export const evaluateTakeover = (c: TakeoverConditions, r: TakeoverReport, previ
   const min = RANK[c.new_candidate_confidence_at_least ?? "potential"]
   const before = new Set(previous?.candidate_keys ?? [])
   const fresh = r.candidates.filter((x) => RANK[x.confidence] >= min && !before.has(keyOf(x)))
-  const named = fresh.map((x) => `${x.name} (${x.type} → ${x.target}${x.provider === null ? "" : `, ${x.provider}`}, ${x.confidence})`)
+  const order: ReadonlyArray<Confidence> = ["confirmed", "potential", "unlikely"]
+  const named = order.flatMap((level) => {
+    const names = [...new Set(fresh.filter((x) => x.confidence === level).map((x) => x.name))]
+    return names.length === 0 ? [] : [`${level} ${names.join(", ")}`]
+  })
   return {
     ok: fresh.length === 0,
+    // Names only, most certain first, so that the whole list fits where summaries are kept short;
+    // the result's report has each new candidate in full.
     summary: fresh.length > 0
       ? `${fresh.length} new takeover candidate${fresh.length === 1 ? "" : "s"}: ${named.join("; ")}`
       : `${r.candidates.length} candidate${r.candidates.length === 1 ? "" : "s"}, none new; grade ${r.grade} (score ${r.score})`,
