@@ -13,4 +13,4 @@ export const ipv6FromBytes = (b: Buffer): string =>
   ipv6Text(Array.from({ length: 8 }, (_, i) => b.readUInt16BE(2 * i).toString(16)).join(":"))
 
 /** 4 octets as a dotted quad. */
-export const ipv4FromBytes = (b: Buffer): string => [...b].join(".")
+export const ipv4FromBytes = (b: Buffer): string => `${b[0]}.${b[1]}.${b[2]}.${b[3]}`
