@@ -163,7 +163,7 @@ export const makeEmailSecurity = Effect.gen(function*() {
       dane: mx.dane,
       starttls: mx.starttls
     })
-    const incomplete = new Set<CheckName>(req.starttls ? [] : ["starttls"])
+    const notRun = new Set<CheckName>(req.starttls ? [] : ["starttls"])
     const limitations = [
       `DKIM keys cannot be listed through DNS: ${dkim.selectors.length} selectors were checked (built-in common list${req.dkimSelectors.length > 0 ? " plus dkim_selectors" : ""})`,
       ...(req.starttls ? [] : ["STARTTLS was not tested (pass starttls=true to connect to each MX)"]),
@@ -182,7 +182,7 @@ export const makeEmailSecurity = Effect.gen(function*() {
       bimi: bimiR,
       dane: { mx: mx.dane.map(daneMx) },
       starttls: mx.starttls,
-      ...summarize(findings, incomplete),
+      ...summarize(findings, notRun),
       limitations
     } satisfies EmailSecurityReport
   })

@@ -13,7 +13,7 @@
 import { Clock, Effect, Option, Stream } from "effect"
 import { createInterface } from "node:readline"
 import { Keys } from "../../product/accounts/Keys"
-import { PlanForbidden, QuotaExceeded, Unauthorized } from "../../kernel/errors"
+import { type CatalogueCode, PlanForbidden, QuotaExceeded, Unauthorized } from "../../kernel/errors"
 import { planAllows } from "../../kernel/plans"
 import { Quota } from "../../product/metering/Quota"
 import { RequestLog } from "../../product/metering/RequestLog"
@@ -110,7 +110,7 @@ export const serveLocal = (apiKey: string) =>
           const metered = yield* Effect.either(meter(prepared.toolCalls))
           if (metered._tag === "Left") {
             const ids = requestIds(line)
-            const errors = ids.map((id) => failure(id, REFUSED, `${metered.left._tag}: ${metered.left.message}`))
+            const errors = ids.map((id) => failure(id, REFUSED, `${metered.left._tag}: ${metered.left.message}`, { code: metered.left.code }))
             if (errors.length > 0) yield* write(line.trim().startsWith("[") ? errors : errors[0])
             return
           }
@@ -168,11 +168,12 @@ export const serveRemote = (apiKey: string, url: string) =>
           const r = await fetch(target, { method: "POST", headers, body: line })
           return { status: r.status, text: await r.text() }
         }).pipe(Effect.either)
-        const refuse = (message: string, code: number = REFUSED) => {
+        const refuse = (message: string, code: number = REFUSED, catalogue?: CatalogueCode) => {
           const ids = requestIds(line)
+          const data: { readonly code: CatalogueCode } | undefined = catalogue === undefined ? undefined : { code: catalogue }
           return ids.length === 0
             ? Effect.void
-            : write(line.trim().startsWith("[") ? ids.map((id) => failure(id, code, message)) : failure(ids[0], code, message))
+            : write(line.trim().startsWith("[") ? ids.map((id) => failure(id, code, message, data)) : failure(ids[0], code, message, data))
         }
         if (res._tag === "Left") return yield* refuse(`the remote MCP endpoint ${target.origin} could not be reached: ${String(res.left.error)}`, ErrorCode.InternalError)
         const { status, text } = res.right
@@ -190,17 +191,22 @@ export const serveRemote = (apiKey: string, url: string) =>
         }
         // 4xx/5xx: the error envelope {"error":{"code","message"}} (or a JSON-RPC error body).
         let reason = `HTTP ${status}`
+        let catalogue: CatalogueCode | undefined
         try {
           const e = JSON.parse(text) as { jsonrpc?: unknown; error?: { code?: unknown; message?: unknown } }
           // A JSON-RPC answer with an HTTP error status (400 with -32700 for a line that is not
           // JSON) is the answer itself: the client gets it as a local server would write it.
           if (e.jsonrpc === "2.0" && e.error) return yield* write(e as JsonRpcResponse)
-          if (e.error) reason = `HTTP ${status} ${String(e.error.code)}: ${String(e.error.message)}`
+          if (e.error) {
+            reason = `HTTP ${status} ${String(e.error.code)}: ${String(e.error.message)}`
+            // The hosted service's catalogue code, as the local server would carry it.
+            if (typeof e.error.code === "string") catalogue = e.error.code as CatalogueCode
+          }
         } catch {
           // keep the status alone
         }
         if (status === 401) badKey = reason
-        yield* refuse(reason)
+        yield* refuse(reason, REFUSED, catalogue)
         if (status === 401) yield* Effect.logError("the remote endpoint refused DOMAIN_INTEL_API_KEY", { reason })
       })
 

@@ -14,6 +14,7 @@ import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/p
 import { Cause, Effect, Option, Schema } from "effect"
 import { Api } from "../api/Api"
 import { type ApiError, errorHeaders, InternalError, InvalidRequest, isApiError, MethodNotAllowed, NotFound, wireOf } from "../../kernel/errors"
+import { invalidRequestOf } from "../../kernel/decodeFailure"
 import { bodyProblem } from "../../platform/http/body"
 import { Operations } from "../../platform/http/Operation"
 
@@ -23,37 +24,6 @@ const withHeaders = (e: ApiError) => {
   if (headers === undefined) return undefined
   const body = Schema.encodeSync(wireOf[e._tag] as Schema.Schema<ApiError, unknown, never>)(e)
   return Effect.succeed(HttpServerResponse.unsafeJson(body, { status: e.status, headers }))
-}
-
-/** Issues of a schema decode failure, one per parameter: alternatives of a union are merged. */
-const decodeIssues = (error: any): { issues: Array<{ path: string; message: string }> } | undefined => {
-  if (!Array.isArray(error?.issues)) return undefined
-  const byPath = new Map<string, Array<string>>()
-  for (const i of error.issues) {
-    const path = Array.isArray(i.path) ? i.path.join(".") : String(i.path ?? "")
-    const full = String(i.message ?? i._tag)
-    // Do not echo a huge hostile value back in full.
-    const message = full.length > 300 ? `${full.slice(0, 300)}…` : full
-    byPath.set(path, [...(byPath.get(path) ?? []), message])
-  }
-  const issues = [...byPath].map(([path, messages]) => {
-    // An optional field's union adds "Expected undefined" beside the real complaint.
-    const real = messages.length > 1 ? messages.filter((m) => !/^Expected undefined/.test(m)) : messages
-    const alternatives = real.map((m) => /^Expected (.+), actual (.+)$/s.exec(m))
-    if (real.length > 1 && alternatives.every((m) => m !== null && m[2] === alternatives[0]![2])) {
-      return { path, message: `Expected one of ${alternatives.map((m) => m![1]).join(", ")}; actual ${alternatives[0]![2]}` }
-    }
-    return { path, message: real.join("; ") }
-  })
-  return { issues }
-}
-
-const describeDecode = (error: any): string => {
-  const issues = decodeIssues(error)
-  if (issues && issues.issues.length > 0) {
-    return issues.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ")
-  }
-  return String(error?.message ?? "invalid request")
 }
 
 const notJson = () => new InvalidRequest({ message: "the request body is not valid JSON" })
@@ -70,7 +40,7 @@ export const renderErrors = HttpApiBuilder.middleware(
         const e = failure.value as any
         if (isApiError(e)) return withHeaders(e) ?? Effect.failCause(cause)
         if (e?._tag === "HttpApiDecodeError") {
-          return Effect.fail(new InvalidRequest({ message: describeDecode(e), details: decodeIssues(e) }))
+          return Effect.fail(invalidRequestOf(Array.isArray(e.issues) ? e.issues : [], String(e.message ?? "invalid request")))
         }
         if (e?._tag === "RouteNotFound") {
           return Effect.flatMap(HttpServerRequest.HttpServerRequest, (request): Rendered => {
