@@ -79,7 +79,7 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
       }
       const signing_secret = newSigningSecret()
       yield* sql.withTransaction(Effect.gen(function*() {
-        yield* sql`INSERT INTO alert_rules ${sql.insert(row as any)}`
+        yield* sql`INSERT INTO alert_rules ${sql.insert({ ...row })}`
         yield* sql`INSERT INTO webhook_secrets (owner_id, secret, created_at) VALUES (${row.id}, ${signing_secret}, ${now})`
       })).pipe(Effect.ensuring(rulesWritten))
       return { rule: ruleJson(row), signing_secret }
@@ -237,7 +237,7 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
           resolved_at: null,
           resolution_notes: null
         }
-        yield* sql`INSERT INTO alerts ${sql.insert(alert as any)}`
+        yield* sql`INSERT INTO alerts ${sql.insert({ ...alert })}`
         yield* sql`UPDATE alert_rules SET last_triggered_at = ${now} WHERE id = ${rule.id}`
         yield* enqueue(alert, "alert.triggered", rule, now)
         return Option.some(alertJson(alert))

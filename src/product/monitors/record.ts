@@ -76,7 +76,7 @@ const applyRun = (sql: SqlClient.SqlClient, m: MonitorRow, run: RunRecord, now: 
         resolved_at: null,
         resolution_notes: null
       }
-      yield* sql`INSERT INTO alerts ${sql.insert(alert as any)}`
+      yield* sql`INSERT INTO alerts ${sql.insert({ ...alert })}`
       yield* enqueueNotifications(sql, alert, "monitor.failed", m, now, extra)
       openAlertId = alert.id
       lastAlertAt = now

@@ -13,7 +13,7 @@ import { makeMonitorStatusTool } from "./monitorTool"
 import { DnsLookupArgs, DomainIntelligenceArgs, SslCertificateArgs, WhoisLookupArgs } from "./args"
 import { SecurityHeadersInputs } from "../api/headers"
 import { CertInspector } from "../../adapters/x509/CertInspector"
-import { renderRecord, reverseName, wireTypeName, withholdPrivate, type RecordTypeName } from "../../analyses/dns/dnsRecords"
+import { renderRecord, reverseName, withholdPrivate, type RecordTypeName } from "../../analyses/dns/dnsRecords"
 import { ToolFailure } from "../../kernel/ToolFailure"
 import { Outbound } from "../../adapters/probe/Outbound"
 import { Rdap } from "../../adapters/rdap/Rdap"
@@ -47,7 +47,7 @@ export class Tools extends Context.Tag("domain-intel/McpTools")<Tools, {
         Effect.gen(function*() {
           const bare = domain.replace(/\.$/, "").toLowerCase()
           const queryName = type === "PTR" ? reverseName(bare) ?? bare : bare
-          const ans = yield* dns.query({ name: queryName, type: wireTypeName(type) }).pipe(
+          const ans = yield* dns.query({ name: queryName, type }).pipe(
             Effect.mapError((e) => new ToolFailure({ message: e.message }))
           )
           const shown = withholdPrivate(bare, type, ans.answers.map(renderRecord), config.allowPrivateTargets)
