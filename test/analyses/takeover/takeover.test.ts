@@ -10,14 +10,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import * as dgram from "node:dgram"
 import type * as net from "node:net"
-import { parseResolverList } from "../../../src/platform/Config"
 import { WORDLIST } from "../../../src/analyses/takeover/wordlist"
 import { startCrtSh, type FakeCrtSh } from "../../ct/crtsh"
 import { connectHttp } from "../../mcp/client"
 import { until } from "../../support/process"
 import { startService, type TestService } from "../../support/service"
 import { startTakeoverLab, type TakeoverLab } from "./takeoverLab"
-import { webHandlers, worldZones } from "./world"
+import { CT_NAMES, GIVEN, labConfig, setCt, webHandlers, worldZones } from "./world"
 
 const n = 1 + Math.floor(Math.random() * 250)
 let lab: TakeoverLab
@@ -26,30 +25,6 @@ let svc: TestService
 let key: string
 /** MCP is a pro-plan endpoint. */
 let proKey: string
-
-const row = (id: number, names: ReadonlyArray<string>) => ({
-  id, issuer_ca_id: 1, issuer_name: "C=US, O=Lab CA, CN=Lab CA R1", common_name: names[0], name_value: names.join("\n"),
-  entry_timestamp: "2026-01-01T00:00:00", not_before: "2026-01-01T00:00:00", not_after: "2027-01-01T00:00:00", serial_number: `0${id}`
-})
-
-/** The names of victim.com that CT logs hold (one only there), and those the caller gives. */
-export const CT_NAMES = ["victim.com", "www.victim.com", "ct-only.victim.com", "corp.victim.com", "slow.victim.com", "loop1.victim.com", "legacy.victim.com", "*.wc.victim.com", "elsewhere.example"]
-export const GIVEN = ["given-only", "stream", "streamnx", "slowapp", "redir", "loop"].map((l) => `${l}.victim.com`)
-
-export const labConfig = (l: TakeoverLab, c: FakeCrtSh) => ({
-  dnsResolvers: parseResolverList(l.resolver),
-  dnsAuthPort: l.port,
-  dnsTimeoutMs: 1500,
-  allowPrivateTargets: true,
-  ctAggregatorUrl: c.url,
-  ctBudgetMs: 2000
-})
-
-export const setCt = (c: FakeCrtSh) => {
-  c.set("victim.com", { kind: "rows", rows: [row(1, CT_NAMES.slice(0, 5)), row(2, CT_NAMES.slice(4))] })
-  c.set("clean.com", { kind: "status", status: 502 })
-  c.set("bound.com", { kind: "rows", rows: Array.from({ length: 21 }, (_, i) => row(100 + i, Array.from({ length: 100 }, (_, j) => `h${i * 100 + j}.bound.com`))) })
-}
 
 beforeAll(async () => {
   const a = (h: number) => `127.56.${n}.${h}`

@@ -4,7 +4,9 @@
  * Fastly; Azure App Service by NXDOMAIN; DigitalOcean and an unknown DNS host that refuse a zone
  * they do not serve), and victim zones with one planted record per case, negatives beside them.
  */
-import type { LabZone, WebHandler } from "./takeoverLab"
+import { parseResolverList } from "../../../src/platform/Config"
+import type { FakeCrtSh } from "../../ct/crtsh"
+import type { LabZone, TakeoverLab, WebHandler } from "./takeoverLab"
 
 /** The web addresses (last octet) of each provider. */
 export const WEB = { github: 70, s3: 71, heroku: 72, azure: 73, fastly: 74, live: 75 } as const
@@ -134,3 +136,27 @@ export const worldZones = (a: (h: number) => string): ReadonlyArray<LabZone> => 
   // A clean domain: nothing dangles.
   { name: "clean.com", records: [`@ A ${a(WEB.live)}`, `www A ${a(WEB.live)}`, "@ MX 10 mail", `mail A ${a(WEB.live)}`, `@ TXT "v=spf1 mx -all"`] }
 ]
+
+const row = (id: number, names: ReadonlyArray<string>) => ({
+  id, issuer_ca_id: 1, issuer_name: "C=US, O=Lab CA, CN=Lab CA R1", common_name: names[0], name_value: names.join("\n"),
+  entry_timestamp: "2026-01-01T00:00:00", not_before: "2026-01-01T00:00:00", not_after: "2027-01-01T00:00:00", serial_number: `0${id}`
+})
+
+/** The names of victim.com that CT logs hold (one only there), and those the caller gives. */
+export const CT_NAMES = ["victim.com", "www.victim.com", "ct-only.victim.com", "corp.victim.com", "slow.victim.com", "loop1.victim.com", "legacy.victim.com", "*.wc.victim.com", "elsewhere.example"]
+export const GIVEN = ["given-only", "stream", "streamnx", "slowapp", "redir", "loop"].map((l) => `${l}.victim.com`)
+
+export const labConfig = (l: TakeoverLab, c: FakeCrtSh) => ({
+  dnsResolvers: parseResolverList(l.resolver),
+  dnsAuthPort: l.port,
+  dnsTimeoutMs: 1500,
+  allowPrivateTargets: true,
+  ctAggregatorUrl: c.url,
+  ctBudgetMs: 2000
+})
+
+export const setCt = (c: FakeCrtSh) => {
+  c.set("victim.com", { kind: "rows", rows: [row(1, CT_NAMES.slice(0, 5)), row(2, CT_NAMES.slice(4))] })
+  c.set("clean.com", { kind: "status", status: 502 })
+  c.set("bound.com", { kind: "rows", rows: Array.from({ length: 21 }, (_, i) => row(100 + i, Array.from({ length: 100 }, (_, j) => `h${i * 100 + j}.bound.com`))) })
+}
