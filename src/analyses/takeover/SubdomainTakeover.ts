@@ -25,6 +25,7 @@ import { checkName, type NameResult, NOTHING } from "./checkName"
 import { classify } from "./classify"
 import { type DirectAsk, makeReferrals } from "./delegations"
 import { makeEvidence } from "./evidence"
+import type { HttpEvidence } from "./fingerprints"
 import { ask, nsHostsAt, registrationOf, type WildcardAnswer, wildcardAt } from "./lookups"
 import { mergeNames, nameUnder } from "./names"
 import { takeoverReport } from "./report"
@@ -42,10 +43,10 @@ export interface SubdomainTakeoverShape {
 }
 
 /** Names observed at once. */
-export const NAME_CONCURRENCY = 64
+export const NAME_CONCURRENCY = 100
 /** HTTP requests at once in one check, and to one service. */
-export const HTTP_CONCURRENCY = 16
-export const HTTP_PER_PROVIDER = 4
+export const HTTP_CONCURRENCY = 32
+export const HTTP_PER_PROVIDER = 8
 /** At most this many parents of names are probed for a wildcard. */
 const MAX_WILDCARD_PARENTS = 100
 /** The longest one HTTP request may take. */
@@ -63,7 +64,7 @@ export const makeSubdomainTakeover = Effect.gen(function*() {
   const budgetMs = Math.max(3_000, config.operationDeadlineMs - 5_000)
   const sourcesMs = Math.min(8_000, Math.round(budgetMs / 3))
 
-  const check = Effect.fn("SubdomainTakeover.check")(function*(req: TakeoverRequest) {
+  const run = Effect.fn("SubdomainTakeover.check")(function*(req: TakeoverRequest) {
     const domain = req.domain
     const given: Array<string> = []
     for (const raw of req.names ?? []) {
@@ -80,24 +81,27 @@ export const makeSubdomainTakeover = Effect.gen(function*() {
     const registration = yield* Effect.cachedFunction(registrationOf(q))
     const direct: DirectAsk = { resolver, q, authPort: config.dnsAuthPort, timeoutMs: config.dnsTimeoutMs, allowed: disallowed(config.allowPrivateTargets), registration }
 
-    const [fromCt, transfer] = yield* Effect.all([
+    // The sources, and the wildcard under the domain itself (most names' parent) meanwhile.
+    const label = randomLabel()
+    const [fromCt, transfer, apexWildcard] = yield* Effect.all([
       ctNames(ct, domain, sourcesMs),
-      transferNames(direct, domain, apex._tag === "Right" ? nsHostsAt(apex.right.answers, domain) ?? [] : [], sourcesMs)
-    ], { concurrency: 2 })
+      transferNames(direct, domain, apex._tag === "Right" ? nsHostsAt(apex.right.answers, domain) ?? [] : [], sourcesMs),
+      wildcardAt(q, domain, label)
+    ], { concurrency: 3 })
     const set = mergeNames({ domain, given, zone_transfer: transfer.names, ct: fromCt.names })
     yield* stamp("sources")
 
     const parents = [...new Set(set.names.filter((n) => n !== domain).map(parentOf))]
-    const label = randomLabel()
     const probed = parents.slice(0, MAX_WILDCARD_PARENTS)
-    const wildcards = new Map<string, WildcardAnswer | null>(
-      yield* Effect.forEach(probed, (p) => Effect.map(wildcardAt(q, p, label), (w) => [p, w] as const), { concurrency: 16 })
-    )
+    const wildcards = new Map<string, WildcardAnswer | null>([
+      [domain, apexWildcard],
+      ...yield* Effect.forEach(probed.filter((p) => p !== domain), (p) => Effect.map(wildcardAt(q, p, label), (w) => [p, w] as const), { concurrency: 16 })
+    ])
     yield* stamp("wildcards")
 
     const { referral } = yield* makeReferrals(direct)
-    const evidence = yield* makeEvidence(probe.fetch, { total: HTTP_CONCURRENCY, perProvider: HTTP_PER_PROVIDER, timeoutMs: HTTP_TIMEOUT_MS })
-    const late: Array<string> = []
+    const fetch = yield* probe.sharingLookups
+    const evidence = yield* makeEvidence(fetch, { total: HTTP_CONCURRENCY, perProvider: HTTP_PER_PROVIDER, timeoutMs: HTTP_TIMEOUT_MS })
     const ctx = {
       q,
       direct,
@@ -105,27 +109,26 @@ export const makeSubdomainTakeover = Effect.gen(function*() {
       wildcardOf: (name: string) => wildcards.get(parentOf(name)) ?? null,
       transferred: transfer.delegations,
       referral,
-      http: (name: string, provider: string, schemes: ReadonlyArray<"http" | "https">) =>
-        Effect.flatMap(Clock.currentTimeMillis, (now) => evidence.answers(name, provider, schemes, Math.max(1, Math.min(HTTP_TIMEOUT_MS, budgetEnd - now))))
+      http: (name: string, provider: string, ev: HttpEvidence) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) => evidence.answers(name, provider, ev, Math.max(1, Math.min(HTTP_TIMEOUT_MS, budgetEnd - now))))
     }
-    // Each name within what is left of the budget; one that is not done in time is not judged.
-    const notJudged = (name: string) => Effect.sync(() => { late.push(name); return NOTHING })
-    const withinBudget = (name: string) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now): Effect.Effect<NameResult> =>
-        now >= budgetEnd
-          ? notJudged(name)
-          : checkName(ctx, name).pipe(
-            Effect.timeoutOption(Duration.millis(budgetEnd - now)),
-            Effect.flatMap(Option.match({ onNone: () => notJudged(name), onSome: Effect.succeed }))
-          ))
+    // Every name within what is left of the budget (one timeout for them all): a name not done
+    // when it runs out is not judged.
+    const done = new Map<string, NameResult>()
+    const checkAll = (names: ReadonlyArray<string>) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        Effect.forEach(names, (name) => Effect.map(checkName(ctx, name), (r) => { done.set(name, r) }), { concurrency: NAME_CONCURRENCY, discard: true }).pipe(
+          Effect.timeoutOption(Duration.millis(Math.max(0, budgetEnd - now)))
+        ))
+    const resultsOf = (names: ReadonlyArray<string>) => names.map((n) => done.get(n) ?? NOTHING)
     // A domain whose own lookups fail is judged first: when its delegation is lame (no name server
     // answers for it), nothing below it can be resolved and the names under it are not asked.
-    const first = apex._tag === "Left" ? [yield* withinBudget(domain)] : []
-    const lame = first.some((r) => r.delegations.some((d) => d.zone === domain && !d.nameservers.some((n) => n.answer === "answered")))
-    const results = [
-      ...first,
-      ...(lame ? [] : yield* Effect.forEach(set.names.filter((n) => first.length === 0 || n !== domain), withinBudget, { concurrency: NAME_CONCURRENCY }))
-    ]
+    if (apex._tag === "Left") yield* checkAll([domain])
+    const lame = apex._tag === "Left" && (done.get(domain)?.delegations ?? []).some((d) => d.zone === domain && !d.nameservers.some((n) => n.answer === "answered"))
+    if (!lame) yield* checkAll(set.names.filter((n) => !done.has(n)))
+    const asked = lame ? [domain] : set.names
+    const late = asked.filter((n) => !done.has(n))
+    const results = resultsOf(asked)
     const checked = lame ? { ...set, names: [domain], sources: { ct: 0, zone_transfer: 0, wordlist: 0, given: 0 } } : set
     yield* stamp("names")
 
@@ -150,7 +153,8 @@ export const makeSubdomainTakeover = Effect.gen(function*() {
     return takeoverReport({ domain, checked_at: new Date(t0).toISOString(), timings_ms: timings, names: checked, outcome, limitations })
   })
 
-  return { check } satisfies SubdomainTakeoverShape
+  // The check's scope holds the name lookups its HTTP requests share.
+  return { check: (req: TakeoverRequest) => Effect.scoped(run(req)) } satisfies SubdomainTakeoverShape
 })
 
 export class SubdomainTakeover extends Context.Tag("domain-intel/SubdomainTakeover")<SubdomainTakeover, SubdomainTakeoverShape>() {

@@ -11,7 +11,6 @@ import { Effect } from "effect"
 import { isSpfRecord, parseRecord } from "../mail/spf/parse"
 import { plan } from "./classify"
 import { type DirectAsk, observeDelegation, type Referral } from "./delegations"
-import type { Schemes } from "./evidence"
 import {
   type Ask,
   type Chain,
@@ -24,6 +23,7 @@ import {
   txtsIn,
   type WildcardAnswer
 } from "./lookups"
+import type { HttpEvidence } from "./fingerprints"
 import type { DelegationObservation, HttpAnswer, MxObservation, NameObservation, RegisteredDomain, SpfObservation } from "./observations"
 
 export interface NameResult {
@@ -48,7 +48,7 @@ export interface NameContext {
   /** NS sets the zone transfer showed, by name. */
   readonly transferred: ReadonlyMap<string, ReadonlyArray<string>>
   readonly referral: (name: string) => Effect.Effect<Referral>
-  readonly http: (name: string, provider: string, schemes: Schemes) => Effect.Effect<{ readonly http?: HttpAnswer; readonly https?: HttpAnswer }>
+  readonly http: (name: string, provider: string, evidence: HttpEvidence) => Effect.Effect<{ readonly http?: HttpAnswer; readonly https?: HttpAnswer }>
 }
 
 const FAILED_LOOKUP = new Set(["SERVFAIL", "REFUSED", "TIMEOUT"])
@@ -73,71 +73,69 @@ export const spfTargets = (txts: ReadonlyArray<string>): ReadonlyArray<{ readonl
 
 const what = (rcode: string) => (rcode === "TIMEOUT" ? "timed out" : `answered ${rcode}`)
 
-/** MX hosts and SPF targets of a name that has records of its own. */
-const mailOf = (ctx: NameContext, name: string) =>
+/** Registrations of each host, one observation each (nothing to do for none). */
+const registrations = <A>(ctx: NameContext, hosts: ReadonlyArray<string>, make: (host: string, registered: RegisteredDomain) => A) =>
+  hosts.length === 0 ? Effect.succeed([] as Array<A>) : Effect.forEach(hosts, (h) => Effect.map(registrationOfHost(ctx, h), (r) => make(h, r)), { concurrency: "unbounded" })
+
+/** A name with records of its own: its NS set (a delegation), MX hosts and SPF targets, asked at once. */
+const ownRecords = (ctx: NameContext, name: string): Effect.Effect<NameResult> =>
   Effect.gen(function*() {
-    const [mx, txt] = yield* Effect.all([ctx.q(name, "MX"), ctx.q(name, "TXT")], { concurrency: 2 })
+    const [ns, mx, txt] = yield* Effect.all([ctx.q(name, "NS"), ctx.q(name, "MX"), ctx.q(name, "TXT")], { concurrency: 3 })
     const limitations: Array<string> = []
     if (FAILED_LOOKUP.has(mx.rcode)) limitations.push(`${name}: its MX lookup ${what(mx.rcode)}; its MX hosts were not judged`)
     if (FAILED_LOOKUP.has(txt.rcode)) limitations.push(`${name}: its TXT lookup ${what(txt.rcode)}; its SPF record was not judged`)
-    const hosts = mxHostsIn(mx.answers).slice(0, MAX_MAIL_TARGETS)
+    const hosts = ns.rcode === "NOERROR" ? nsHostsAt(ns.answers, name) : null
     const targets = spfTargets(txtsIn(txt.answers))
-    const [mxObs, spfObs] = yield* Effect.all([
-      Effect.forEach(hosts, (host) => Effect.map(registrationOfHost(ctx, host), (registered): MxObservation => ({ name, host, registered })), { concurrency: "unbounded" }),
-      Effect.forEach(targets, (t) => Effect.map(registrationOfHost(ctx, t.target), (registered): SpfObservation => ({ name, ...t, registered })), { concurrency: "unbounded" })
-    ], { concurrency: 2 })
-    return { mx: mxObs, spf: spfObs, limitations }
+    const [mxObs, spfObs, delegation] = yield* Effect.all([
+      registrations(ctx, mxHostsIn(mx.answers).slice(0, MAX_MAIL_TARGETS), (host, registered): MxObservation => ({ name, host, registered })),
+      registrations(ctx, targets.map((t) => t.target), (target, registered): SpfObservation => ({ name, mechanism: targets.find((t) => t.target === target)!.mechanism, target, registered })),
+      hosts === null ? Effect.succeed(null) : observeDelegation(ctx.direct, name, hosts)
+    ], { concurrency: 3 })
+    return {
+      names: [],
+      delegations: delegation === null ? [] : [delegation.delegation],
+      mx: mxObs,
+      spf: spfObs,
+      limitations: [...(delegation?.limitations ?? []), ...limitations]
+    }
   })
 
-/** The chain's observation, with the HTTP answers or the registration its plan asks for. */
-const chainObservation = (ctx: NameContext, name: string, chain: Chain, wildcard: boolean): Effect.Effect<NameObservation> =>
+/** A CNAME chain's observation, with the HTTP answers or the registration its plan asks for (never both). */
+const chainObservation = (ctx: NameContext, name: string, chain: Chain, wildcard: boolean): Effect.Effect<NameObservation> => {
+  const base: NameObservation = { name, hops: chain.hops, addresses: chain.addresses, wildcard }
+  // A name the wildcard answers is no candidate whatever its target does: nothing to ask.
+  if (wildcard) return Effect.succeed(base)
+  const p = plan(chain.hops, chain.addresses)
+  if (p.fingerprint?.http != null && p.http.length > 0) return Effect.map(ctx.http(name, p.fingerprint.provider, p.fingerprint.http), (http) => ({ ...base, http }))
+  if (p.registeredDomainOf !== null) return Effect.map(registrationOfHost(ctx, p.registeredDomainOf), (registered) => ({ ...base, registered }))
+  return Effect.succeed(base)
+}
+
+/**
+ * A name the resolvers cannot answer: the parent zone's referral (or the zone transfer) tells
+ * whether it is a delegation; one that no name server answers for explains the failure and is
+ * judged as that delegation, otherwise the failed lookup stays a limitation.
+ */
+const unanswered = (ctx: NameContext, name: string, chain: Chain): Effect.Effect<NameResult> =>
   Effect.gen(function*() {
-    const base: NameObservation = { name, hops: chain.hops, addresses: chain.addresses, wildcard }
-    // A name the wildcard answers is no candidate whatever its target does: nothing to ask.
-    if (wildcard) return base
-    const p = plan(chain.hops, chain.addresses)
-    const [http, registered] = yield* Effect.all([
-      p.fingerprint !== null && p.http.length > 0 ? ctx.http(name, p.fingerprint.provider, p.http) : Effect.succeed(undefined),
-      p.registeredDomainOf !== null ? registrationOfHost(ctx, p.registeredDomainOf) : Effect.succeed(undefined)
-    ], { concurrency: 2 })
-    return { ...base, ...(http === undefined ? {} : { http }), ...(registered === undefined ? {} : { registered }) }
+    const known = ctx.transferred.get(name)
+    const ref: Referral = known !== undefined ? { hosts: known } : yield* ctx.referral(name)
+    const failed: NameObservation = { name, hops: chain.hops, addresses: chain.addresses, wildcard: false }
+    if ("failed" in ref) return { ...NOTHING, names: [failed], limitations: [`${name}: ${ref.failed}; its delegation was not judged`] }
+    if (ref.hosts === null) return { ...NOTHING, names: [failed] }
+    const d = yield* observeDelegation(ctx.direct, name, ref.hosts)
+    const explained = !d.delegation.nameservers.some((n) => n.answer === "answered")
+    return { ...NOTHING, names: explained ? [] : [failed], delegations: [d.delegation], limitations: d.limitations }
   })
 
 export const checkName = (ctx: NameContext, name: string): Effect.Effect<NameResult> =>
-  Effect.gen(function*() {
-    const chain = yield* resolveChain(ctx.q, name)
+  Effect.flatMap(resolveChain(ctx.q, name), (chain): Effect.Effect<NameResult> => {
     const first = chain.hops[0]
     const wildcard = name !== ctx.domain && matchesWildcard(chain, ctx.wildcardOf(name))
-    const own = first.rcode === "NOERROR" && first.cname === null && !wildcard
-    const unanswered = chain.hops.length === 1 && FAILED_LOOKUP.has(first.rcode)
-
-    // A name with records of its own: its NS set, MX hosts and SPF targets, all at once.
-    const [nsHosts, mail, obs] = yield* Effect.all([
-      own
-        ? Effect.map(ctx.q(name, "NS"), (a) => (a.rcode === "NOERROR" ? { hosts: nsHostsAt(a.answers, name) } : { hosts: null }))
-        : unanswered
-          ? (ctx.transferred.has(name) ? Effect.succeed<Referral>({ hosts: ctx.transferred.get(name)! }) : ctx.referral(name))
-          : Effect.succeed<Referral>({ hosts: null }),
-      own ? mailOf(ctx, name) : Effect.succeed({ mx: [], spf: [], limitations: [] as ReadonlyArray<string> }),
-      chain.hops.length >= 2 || unanswered ? chainObservation(ctx, name, chain, wildcard) : Effect.succeed(null)
-    ], { concurrency: 3 })
-
-    const hosts = "hosts" in nsHosts ? nsHosts.hosts : null
-
-
-    const delegation = hosts === null ? null : yield* observeDelegation(ctx.direct, name, hosts)
-    // An unanswered name whose delegation explains it (no name server answers for the zone) is
-    // judged as that delegation; otherwise its failed lookup stays a limitation.
-    const explained = unanswered && delegation !== null && !delegation.delegation.nameservers.some((n) => n.answer === "answered")
-    return {
-      names: obs === null || explained ? [] : [obs],
-      delegations: delegation === null ? [] : [delegation.delegation],
-      mx: mail.mx,
-      spf: mail.spf,
-      limitations: [
-        ...("failed" in nsHosts ? [`${name}: ${nsHosts.failed}; its delegation was not judged`] : []),
-        ...(delegation?.limitations ?? []),
-        ...mail.limitations
-      ]
-    }
+    // A CNAME owner has no other records: its chain is all there is to judge.
+    if (chain.hops.length >= 2) return Effect.map(chainObservation(ctx, name, chain, wildcard), (o) => ({ ...NOTHING, names: [o] }))
+    if (first.rcode === "NOERROR") return wildcard ? Effect.succeed(NOTHING) : ownRecords(ctx, name)
+    if (FAILED_LOOKUP.has(first.rcode)) return unanswered(ctx, name, chain)
+    // NXDOMAIN: nothing there.
+    return Effect.succeed(NOTHING)
   })

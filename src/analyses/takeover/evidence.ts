@@ -5,10 +5,13 @@
  * hostile server needs: one deadline per request, only the body's first BODY_PREFIX bytes read
  * (the fingerprints' texts sit at the top of the provider's page), no redirect followed (the
  * fingerprint is the provider's own answer for the name: a 301 can be the evidence itself), at
- * most `total` requests at once and `perProvider` to one service.
+ * most `total` requests at once and `perProvider` to one service. The name's addresses are looked
+ * up once for its requests (`HttpProbe.sharingLookups`, in the check's scope).
  */
 import { Effect } from "effect"
 import type { HttpProbeShape } from "../../adapters/probe/HttpProbe"
+import { evidenceIn } from "./classify"
+import type { HttpEvidence } from "./fingerprints"
 import type { HttpAnswer } from "./observations"
 
 /** Bytes of a body read for the fingerprint texts. */
@@ -19,8 +22,6 @@ export interface EvidenceOptions {
   readonly perProvider: number
   readonly timeoutMs: number
 }
-
-export type Schemes = ReadonlyArray<"http" | "https">
 
 export const makeEvidence = (fetch: HttpProbeShape["fetch"], opts: EvidenceOptions) =>
   Effect.gen(function*() {
@@ -37,12 +38,19 @@ export const makeEvidence = (fetch: HttpProbeShape["fetch"], opts: EvidenceOptio
         Effect.catchAll((e) => Effect.succeed<HttpAnswer>({ error: `refused by the target guard: ${e.message}` }))
       )
 
-    /** The answers of `name` over `schemes`, holding a slot of its service and one of the check's. */
-    const answers = (name: string, provider: string, schemes: Schemes, timeoutMs: number) =>
+    /**
+     * The answers of `name` over `schemes`, in the fingerprint's order, each holding a slot of its
+     * service and one of the check's. A scheme is asked only while no earlier one answered with
+     * the fingerprint's evidence: what decides the name is then known (the classifier takes the
+     * first answer that is the evidence), and an unclaimed name, the common case here, costs one
+     * request.
+     */
+    const answers = (name: string, provider: string, ev: HttpEvidence, timeoutMs: number) =>
       Effect.flatMap(perProvider(provider), (slot) =>
-        Effect.forEach(schemes, (scheme) => slot.withPermits(1)(total.withPermits(1)(one(name, scheme, timeoutMs))).pipe(Effect.map((a) => [scheme, a] as const)), {
-          concurrency: schemes.length
-        })).pipe(Effect.map((xs) => Object.fromEntries(xs) as { readonly http?: HttpAnswer; readonly https?: HttpAnswer }))
+        Effect.reduce(ev.schemes, {} as { http?: HttpAnswer; https?: HttpAnswer }, (got, scheme) =>
+          Object.values(got).some((a) => a !== undefined && evidenceIn(a, ev) !== null)
+            ? Effect.succeed(got)
+            : Effect.map(slot.withPermits(1)(total.withPermits(1)(one(name, scheme, timeoutMs))), (a) => ({ ...got, [scheme]: a }))))
 
     return { answers }
   })
