@@ -1,5 +1,5 @@
 /**
- * `takeover` (docs/monitors.md): each run is the report of GET /v1/security/takeover for the
+ * `takeover` (docs/operations/monitors.md, "Kinds"): each run is the report of GET /v1/security/takeover for the
  * target domain; the monitor is not ok when a candidate of at least the condition's confidence
  * appears that the previous run did not have (the first run has nothing before it: every
  * candidate it finds is new), and its summary names each such candidate.
