@@ -7,6 +7,7 @@ import { Schema } from "effect"
 import type { WebIpv6Observation, NameserverIpv6 } from "../../../src/analyses/audit/ipv6"
 import type { WebReach } from "../../../src/analyses/audit/judge"
 import { BlocklistReport } from "../../../src/analyses/blocklist/schema"
+import { TakeoverReport } from "../../../src/analyses/takeover/schema"
 import { EmailSecurityReport } from "../../../src/analyses/mail/schema"
 import { SecurityHeadersReport } from "../../../src/analyses/observatory/schema"
 import { TlsReport } from "../../../src/analyses/tls/schema"
@@ -63,7 +64,8 @@ export const tls = Schema.decodeUnknownSync(TlsReport)({
   protocols: { ...versions(false), tls1_2: true, tls1_3: true },
   cipher_suites: { ...versions([]), tls1_2: ["TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256"], tls1_3: ["TLS_AES_128_GCM_SHA256"] },
   server_preference: true,
-  key_exchange: { groups: ["x25519"], forward_secrecy: true },
+  key_exchange: { groups: ["x25519"], forward_secrecy: true, post_quantum: false },
+  alpn: { http2: true, http1_1: true, negotiated: ["h2"] }, http3: { advertised: false, alt_svc: null },
   certificate: {
     subject: "CN=good.lab",
     issuer: "CN=Lab CA",
@@ -171,6 +173,22 @@ export const blocklist = Schema.decodeUnknownSync(BlocklistReport)({
   ],
   listed_count: 0,
   checked_at: "2026-05-01T10:00:00.000Z",
+  limitations: []
+})
+
+/** A clean domain's takeover report (no candidate). */
+export const takeover = Schema.decodeUnknownSync(TakeoverReport)({
+  domain: "good.lab",
+  checked_at: "2026-05-01T10:00:00.000Z",
+  timings_ms: { sources: 40, wildcards: 41, names: 300, total: 301 },
+  names_checked: 112,
+  sources: { ct: 3, zone_transfer: 0, wordlist: 110, given: 0 },
+  candidates: [],
+  providers_known: 97,
+  findings: [],
+  score: 100,
+  grade: "A",
+  recommendations: [],
   limitations: []
 })
 
