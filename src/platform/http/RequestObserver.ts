@@ -9,7 +9,7 @@
  */
 import { Context } from "effect"
 import type { CallerShape } from "../../kernel/Caller"
-import type { CacheOutcome } from "./RequestFacts"
+import type { CacheOutcome } from "./CurrentRequest"
 
 export interface FinishedRequest {
   readonly requestId: string
