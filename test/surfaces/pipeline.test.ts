@@ -34,7 +34,8 @@ const serve = (url: string, app: HttpApp.Default, method = "GET") =>
     return { fiber, logged }
   })
 
-const json = (response: HttpServerResponse.HttpServerResponse) => Effect.promise(() => HttpServerResponse.toWeb(response).json())
+const json = (response: HttpServerResponse.HttpServerResponse) =>
+  Effect.promise(() => HttpServerResponse.toWeb(response).json() as Promise<{ error: { code: string; message: string } }>)
 
 const run = <A, E>(effect: Effect.Effect<A, E, AppConfig>) =>
   Effect.runPromise(effect.pipe(
@@ -100,7 +101,7 @@ describe("per-request values", () => {
         yield* noteCache("hit")
         const request = yield* HttpServerRequest.HttpServerRequest
         // The server runs the pre-response handlers inside the work, where CurrentRequest is provided.
-        return yield* trackingHeaders(request, HttpServerResponse.text("ok"))
+        return yield* Effect.orDie(trackingHeaders(request, HttpServerResponse.text("ok")))
       })
       const { fiber, logged } = yield* serve("/v1/alerts/rules", app)
       const response = yield* Fiber.join(fiber)
