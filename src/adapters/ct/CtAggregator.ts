@@ -94,6 +94,9 @@ export const makeCtAggregator = (opts: CtOptions) =>
     const store = yield* makeCtCache(STALE_MAX_MS)
     const flights = makeSingleFlight<Result, UpstreamUnavailable>()
     // Parsed results by domain, so a cache hit reuses one entries array (and its SCT verdict).
+    // Not Effect's Cache: which result serves depends on rules of its own (fresh for the TTL,
+    // confirmed against the shared store within READ_CACHE_MAX_AGE_MS, stale up to 7 days when
+    // the aggregator fails), and upstream queries are shared by `flights` (src/kernel/singleFlight.ts).
     const memo = new Map<string, Result>()
     const sctMemo = new WeakMap<ReadonlyArray<CtEntry>, SctVerdict>()
 

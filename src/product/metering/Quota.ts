@@ -18,7 +18,7 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Duration, Effect, Schedule } from "effect"
 import type { Organization } from "../accounts/Keys"
 import { monthlyQuota } from "../../kernel/plans"
-import { makeReadCache } from "../../platform/store/readCache"
+import { makeVersionedCache } from "../../platform/store/readCache"
 import { setNewest } from "../../kernel/memo"
 
 export const monthStart = (ms: number): number => {
@@ -79,11 +79,18 @@ export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
     const sql = yield* SqlClient.SqlClient
     const scope = yield* Effect.scope
     const counters = new Map<string, Counter>()
-    // `used` reads of the store's count, served until this instance writes it again (`writes`).
-    const storeReads = makeReadCache<string, number>()
+    // Reservations and returns by this instance so far: the version of the store's count (below).
     let writes = 0
     const wrote = Effect.sync(() => {
       writes++
+    })
+    // `used` reads of the store's count ("orgId|month"), served until this instance writes it again.
+    const storeReads = yield* makeVersionedCache((key: string) => {
+      const [orgId, m] = key.split("|")
+      return sql<{ used: number }>`SELECT used FROM quota_usage WHERE org_id = ${orgId} AND month = ${Number(m)}`.pipe(
+        Effect.map((rows) => rows[0]?.used ?? 0),
+        Effect.orDie
+      )
     })
     // The month's bounds, recomputed only when `now` leaves them (this runs on every request).
     let month = 0
@@ -223,19 +230,9 @@ export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
     })
     const used = (org: Organization) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => {
-        const m = monthOf(now)
-        const key = `${org.id}|${m}`
-        const cached = storeReads.get(key, writes, now)
-        if (cached !== undefined) return Effect.succeed(figures(org, key, cached))
-        const asOf = writes
-        return sql<{ used: number }>`SELECT used FROM quota_usage WHERE org_id = ${org.id} AND month = ${m}`.pipe(
-          Effect.map((rows) => {
-            const stored = rows[0]?.used ?? 0
-            storeReads.set(key, asOf, now, stored)
-            return figures(org, key, stored)
-          })
-        )
-      }).pipe(Effect.orDie)
+        const key = `${org.id}|${monthOf(now)}`
+        return Effect.map(storeReads.get(key, writes), (stored) => figures(org, key, stored))
+      })
 
     const releaseIdle = Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis

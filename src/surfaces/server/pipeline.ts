@@ -60,9 +60,11 @@ const deadlineId = FiberId.make(-1, 0)
  * `work` raced against `Clock.sleep(ms)` (so TestClock moves it): the sleeper runs in a daemon
  * fiber and interrupts the request's fiber with `deadlineId` when it wakes first; the work's end
  * interrupts the sleeper otherwise. `Effect.timeoutFail` runs the same race by forking the work
- * itself into a child of the request's fiber and joining it back, which measured twice the cost
- * per request on this server: +86 µs CPU per request against +43 µs for this form, alert history
- * at 0.22x of the minimal HttpApi endpoint against 0.29x (docs/pipeline.md, "Speed").
+ * itself into a child of the request's fiber and joining it back, at twice the cost: measured
+ * with bench/http/ab.ts (checkouts without a deadline, with `timeoutFail`, with this form, in one
+ * run) it added 76-125 µs of server CPU per request where this form adds 7-71 µs, and alert
+ * history served 0.22x of the minimal HttpApi endpoint with it, 0.29x with this form
+ * (docs/pipeline.md, "Speed").
  */
 const raceDeadline = <A, E, R>(work: Effect.Effect<A, E, R>, ms: number): Effect.Effect<A, E, R> =>
   Effect.withFiberRuntime((request) =>
