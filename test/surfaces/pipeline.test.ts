@@ -6,7 +6,7 @@
  */
 import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { describe, expect, test } from "bun:test"
-import { Deferred, Effect, Fiber, Layer, Logger, Option, TestClock, TestContext } from "effect"
+import { Deferred, Effect, Fiber, Layer, Logger, Option, Supervisor, TestClock, TestContext } from "effect"
 import { Api } from "../../src/surfaces/api/Api"
 import { rawRoutes } from "../../src/surfaces/server/Http"
 import { pipeline, trackingHeaders } from "../../src/surfaces/server/pipeline"
@@ -77,13 +77,17 @@ describe("deadlines under TestClock", () => {
       expect([...short.logged, ...long.logged].map((r) => [r.operation, r.status])).toEqual([["httpCheck", 502], ["httpCheck", 502]])
     })))
 
-  test("an answer within the deadline passes through; the deadline then never fires", () =>
+  test("an answer within the deadline passes through, and leaves no fiber behind (the deadline's sleeper ends with it)", () =>
     run(Effect.gen(function*() {
       const app = Effect.as(Effect.sleep("3 seconds"), HttpServerResponse.text("done"))
-      const { answer, logged } = yield* serve("/healthz", app)
+      const fibers = yield* Supervisor.track
+      const { answer, fiber, logged } = yield* Effect.supervised(serve("/healthz", app), fibers)
       yield* TestClock.adjust("3 seconds")
       const response = yield* answer
       expect(response.status).toBe(200)
+      yield* Fiber.await(fiber)
+      yield* Effect.yieldNow()
+      expect((yield* fibers.value).length).toBe(0)
       yield* TestClock.adjust("1 minute")
       expect(logged.map((r) => [r.operation, r.status])).toEqual([["healthz", 200]])
     })))

@@ -68,7 +68,9 @@ const deadlineId = FiberId.make(-1, 0)
  */
 const raceDeadline = <A, E, R>(work: Effect.Effect<A, E, R>, ms: number): Effect.Effect<A, E, R> =>
   Effect.withFiberRuntime((request) =>
-    Effect.flatMap(Effect.forkDaemon(Effect.zipRight(Clock.sleep(ms), Fiber.interruptAsFork(request, deadlineId))), (sleeper) =>
+    // The sleeper must be interruptible whatever region it is forked from (the server runs this
+    // one uninterruptibly): else it would outlive every request by its whole deadline.
+    Effect.flatMap(Effect.forkDaemon(Effect.interruptible(Effect.zipRight(Clock.sleep(ms), Fiber.interruptAsFork(request, deadlineId)))), (sleeper) =>
       Effect.ensuring(work, Fiber.interruptAsFork(sleeper, request.id()))))
 
 export const pipeline = (app: HttpApp.Default, { config, observer, operations }: PipelineDeps): HttpApp.Default =>
