@@ -1,5 +1,5 @@
 /**
- * The quota's idle give-back runs on a Schedule on Effect's Clock (src/product/metering/Quota.ts):
+ * The quota's idle give-back runs on Effect's Clock (src/product/metering/Quota.ts):
  * under TestClock, held units go back once an organization has been idle for a second, not
  * before, and a request in between keeps them. In-memory SQLite; the real-time counterpart on
  * both databases is test/store/shared.test.ts.

@@ -12,10 +12,10 @@
  *
  * Public interface: `consume(org, units = 1)` (check and count in one step; an MCP request
  * counts one unit per tools/call) and `used(org)`. A request served from held units costs no
- * I/O. Idle units go back on a `Schedule`, on Effect's `Clock`.
+ * I/O. Idle units go back on Effect's `Clock`, when they are due.
  */
 import { SqlClient } from "@effect/sql"
-import { Clock, Duration, Effect, Schedule } from "effect"
+import { Clock, Duration, Effect, Queue } from "effect"
 import type { Organization } from "../accounts/Keys"
 import { monthlyQuota } from "../../kernel/plans"
 import { makeVersionedCache } from "../../platform/store/readCache"
@@ -78,6 +78,8 @@ export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
   scoped: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const scope = yield* Effect.scope
+    // Signalled when a counter reserves units: the give-back below waits for it while none holds any.
+    const holding = yield* Queue.sliding<void>(1)
     const counters = new Map<string, Counter>()
     // Reservations and returns by this instance so far: the version of the store's count (below).
     let writes = 0
@@ -193,6 +195,7 @@ export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
         }
         c.storeUsed = used
         c.held += granted
+        yield* Queue.offer(holding, undefined)
         return true
       })
 
@@ -234,19 +237,29 @@ export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
         return Effect.map(storeReads.get(key, writes), (stored) => figures(org, key, stored))
       })
 
+    /**
+     * Gives back the units of counters idle for IDLE_MS and forgets counters long unused; returns
+     * the ms until the next counter holding units can be idle (undefined: none holds any).
+     */
     const releaseIdle = Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
+      let next: number | undefined
       for (const [key, c] of counters) {
         if (c.held > 0 && now - c.lastUse >= IDLE_MS) yield* c.lock.withPermits(1)(release(c))
         // Long unused and holding nothing: forget it (a request since would have touched lastUse).
         else if (c.held === 0 && now - c.lastUse >= FORGET_MS) counters.delete(key)
+        // Still holding (in use, or its give-back failed and is tried again).
+        if (c.held > 0) next = Math.min(next ?? IDLE_MS, Math.max(IDLE_MS / 10, c.lastUse + IDLE_MS - now))
       }
+      return next
     })
-    // A test under TestClock sets its time before building this layer, or moving the clock by
-    // days would replay every tick.
+    // On Effect's Clock, woken when it is due rather than on a fixed tick: a server holding no
+    // units does nothing, and a test that moves a TestClock by days wakes it a few times, not
+    // once per tick of those days.
     yield* releaseIdle.pipe(
-      Effect.catchAllCause((cause) => Effect.logWarning("quota release failed", cause)),
-      Effect.repeat(Schedule.spaced(Duration.millis(IDLE_MS / 2))),
+      Effect.catchAllCause((cause) => Effect.as(Effect.logWarning("quota release failed", cause), IDLE_MS)),
+      Effect.flatMap((next) => (next === undefined ? Queue.take(holding) : Clock.sleep(Duration.millis(next)))),
+      Effect.forever,
       Effect.forkScoped
     )
     // Clean shutdown: every held unit goes back, so a restart loses none.

@@ -79,8 +79,9 @@ export const pipeline = (app: HttpApp.Default, { config, observer, operations }:
     const q = request.url.indexOf("?")
     const path = q === -1 ? request.url : request.url.slice(0, q)
     const id = requestIdFrom(request.headers["x-request-id"])
+    const exact = canonicalPath(path)
+    const matched = exact ? operations.match(request.method, request.url) : undefined
     return Effect.flatMap(Effect.zip(Clock.currentTimeMillis, Ref.make(emptyNotes)), ([ts, notes]) => {
-      const matched = canonicalPath(path) ? operations.match(request.method, request.url) : undefined
       const current: CurrentRequestShape = { id, operation: matched?.info, deadlineMs: deadlineOf(matched, config.operationDeadlineMs), notes }
 
       const finish = (response: HttpServerResponse.HttpServerResponse) =>
@@ -104,7 +105,7 @@ export const pipeline = (app: HttpApp.Default, { config, observer, operations }:
       const own = (error: ApiError) =>
         Effect.flatMap(Ref.get(notes), (n) => finish(HttpServerResponse.setHeaders(errorAnswer(error), tracking(id, n))))
 
-      if (!canonicalPath(path)) return own(new NotFound({ message: "no such route" }))
+      if (!exact) return own(new NotFound({ message: "no such route" }))
       const work = raceDeadline(Effect.interruptible(Effect.provideService(app, CurrentRequest, current)), current.deadlineMs)
       // The server runs this middleware uninterruptibly; the work alone is interruptible, so the
       // deadline and a client's abort interrupt it here, and are answered: 502 past the deadline,
