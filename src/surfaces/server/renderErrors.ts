@@ -10,7 +10,7 @@
  * (`errorHeaders`: 401, 405, 429), which are encoded here by their own wire schema with the headers
  * their value implies. Interruptions are the pipeline's (deadline, client gone).
  */
-import { HttpApiBuilder, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, HttpApiError, HttpServerError, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"
 import { Api } from "../api/Api"
 import { type ApiError, errorHeaders, InternalError, InvalidRequest, isApiError, MethodNotAllowed, NotFound } from "../../kernel/errors"
@@ -33,12 +33,10 @@ export const renderErrors = HttpApiBuilder.middleware(
       if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
       const failure = Cause.failureOption(cause)
       if (Option.isSome(failure)) {
-        const e = failure.value as any
+        const e: unknown = failure.value
         if (isApiError(e)) return withHeaders(e) ?? Effect.failCause(cause)
-        if (e?._tag === "HttpApiDecodeError") {
-          return Effect.fail(invalidRequestOf(Array.isArray(e.issues) ? e.issues : [], String(e.message ?? "invalid request")))
-        }
-        if (e?._tag === "RouteNotFound") {
+        if (e instanceof HttpApiError.HttpApiDecodeError) return Effect.fail(invalidRequestOf(e.issues, e.message))
+        if (e instanceof HttpServerError.RouteNotFound) {
           return Effect.flatMap(HttpServerRequest.HttpServerRequest, (request): Rendered => {
             const q = request.url.indexOf("?")
             const allowed = operations.allowedMethods(q === -1 ? request.url : request.url.slice(0, q))
@@ -46,11 +44,11 @@ export const renderErrors = HttpApiBuilder.middleware(
             return withHeaders(new MethodNotAllowed({ message: `${request.method} is not allowed here; allowed: ${allowed.join(", ")}`, allow: allowed }))!
           })
         }
-        if (e?._tag === "RequestError") return Effect.fail(bodyProblem(e) ?? notJson())
+        if (e instanceof HttpServerError.RequestError) return Effect.fail(bodyProblem(e) ?? notJson())
       }
       // The HttpApi payload reader dies (rather than fails) on a body it cannot read.
       const defect = Cause.dieOption(cause)
-      if (Option.isSome(defect) && (defect.value as any)?._tag === "RequestError") {
+      if (Option.isSome(defect) && defect.value instanceof HttpServerError.RequestError) {
         return Effect.fail(bodyProblem(defect.value) ?? notJson())
       }
       return Effect.zipRight(
