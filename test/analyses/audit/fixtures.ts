@@ -65,7 +65,8 @@ export const tls = Schema.decodeUnknownSync(TlsReport)({
   cipher_suites: { ...versions([]), tls1_2: ["TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256"], tls1_3: ["TLS_AES_128_GCM_SHA256"] },
   server_preference: true,
   key_exchange: { groups: ["x25519"], forward_secrecy: true, post_quantum: false },
-  alpn: { http2: true, http1_1: true, negotiated: ["h2"] }, http3: { advertised: false, alt_svc: null },
+  alpn: { http2: true, http1_1: true, negotiated: ["h2", "http/1.1"] },
+  http3: { advertised: false, alt_svc: null },
   certificate: {
     subject: "CN=good.lab",
     issuer: "CN=Lab CA",
