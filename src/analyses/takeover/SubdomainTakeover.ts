@@ -6,13 +6,15 @@
  *     the domain is NXDOMAIN;
  *  2. gathers the names (sources.ts, names.ts): CT logs and a zone transfer at once, each within a
  *     bound, then the caller's names and the word list; merged and bounded;
- *  3. probes the wildcard under each parent of those names (a random label);
+ *  3. probes the wildcard under each parent of those names (a random label; the domain's own
+ *     beside step 2);
  *  4. observes every name (checkName.ts: its CNAME chain, HTTP evidence, registered domains,
- *     delegations, MX and SPF), at most NAME_CONCURRENCY at once, each within what is left of the
- *     check's time budget: a name not done in time is a limitation, never a candidate;
+ *     delegations, MX and SPF), at most NAME_CONCURRENCY at once, all within the check's time
+ *     budget: a name not done in time is a limitation, never a candidate (a domain whose own
+ *     delegation is lame is judged first, and alone);
  *  5. judges the observations (classify.ts, pure) and assembles the report (report.ts).
  */
-import { Clock, Context, Duration, Effect, Layer, Option } from "effect"
+import { Clock, Context, Duration, Effect, Layer } from "effect"
 import { CtAggregator } from "../../adapters/ct/CtAggregator"
 import { DnsResolver } from "../../adapters/dns/DnsResolver"
 import { HttpProbe } from "../../adapters/probe/HttpProbe"
