@@ -16,6 +16,7 @@ import type { HttpProbe } from "../../../adapters/probe/HttpProbe"
 import type { WafDetection } from "../../../analyses/waf/WafDetection"
 import type { EmailSecurity } from "../../../analyses/mail/EmailSecurity"
 import type { TlsScan } from "../../../analyses/tls/TlsScan"
+import type { SubdomainTakeover } from "../../../analyses/takeover/SubdomainTakeover"
 
 /** Every service a run of any kind may use (provided by the scheduler's layer). */
 export type MonitorRunServices =
@@ -29,6 +30,7 @@ export type MonitorRunServices =
   | DnssecValidator
   | EmailSecurity
   | TlsScan
+  | SubdomainTakeover
 
 export interface KindSpec<C> {
   /** The conditions the kind accepts; names it does not know are refused (400). */
