@@ -6,6 +6,7 @@
 import type { Effect, Schema } from "effect"
 import type { CtAggregator } from "../../../adapters/ct/CtAggregator"
 import type { DnsResolver } from "../../../adapters/dns/DnsResolver"
+import type { ResolverHealth } from "../../../adapters/dns/ResolverHealth"
 import type { ZoneHygiene } from "../../../analyses/zone/ZoneHygiene"
 import type { DnssecValidator } from "../../../adapters/dnssec/DnssecValidator"
 import type { CertInspector } from "../../../adapters/x509/CertInspector"
@@ -26,6 +27,7 @@ export type MonitorRunServices =
   | WafDetection
   | Rdap
   | DnsResolver
+  | ResolverHealth
   | DnssecValidator
   | EmailSecurity
   | TlsScan
