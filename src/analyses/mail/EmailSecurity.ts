@@ -1,5 +1,5 @@
 /**
- * Email Security (DECISIONS.md "Email Security"): every lookup of the report at once: MX (then
+ * Email Security (docs/operations/email-security.md): every lookup of the report at once: MX (then
  * each host's addresses and TLSA, then STARTTLS when asked), SPF (the evaluator's posture walk),
  * DMARC at the domain and at its organizational domain (then the authorization records of
  * external report destinations), DKIM selectors, MTA-STS TXT and policy, TLS-RPT and BIMI.

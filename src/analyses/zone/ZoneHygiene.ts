@@ -1,6 +1,6 @@
 /**
- * Zone Hygiene: enumerate the authoritative nameservers, then run the nine checks of SPEC.md
- * concurrently, each bounded in time. A check that fails or runs out of time becomes
+ * Zone Hygiene: enumerate the authoritative nameservers, then run the nine checks
+ * (docs/operations/zone-hygiene.md) concurrently, each bounded in time. A check that fails or runs out of time becomes
  * `{ incomplete }` (a limitation and an info finding in the report), never a 500.
  * Nameserver addresses pass the target guard's classification: non-public addresses are not
  * queried unless ALLOW_PRIVATE_TARGETS, cloud metadata addresses never.

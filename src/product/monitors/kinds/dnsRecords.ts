@@ -1,5 +1,5 @@
 /**
- * `dns_records` (DECISIONS.md, Monitors: more kinds): one record type of a name through the
+ * `dns_records` (docs/operations/monitors.md, "Kinds"): one record type of a name through the
  * configured recursive resolvers, as a sorted list of presentation strings; `changed` compares
  * with the previous run's answer, `expected` with a given one. NXDOMAIN is an empty answer (a
  * name that vanished is a change); any other error rcode or no answer is a failed run. Either is

@@ -1,5 +1,5 @@
 /**
- * `dnssec` (DECISIONS.md, Monitors: more kinds): the zone's chain of trust by the service's own
+ * `dnssec` (docs/operations/monitors.md, "Kinds"): the zone's chain of trust by the service's own
  * validator (src/dnssec), and the earliest expiration of the signatures over the apex SOA,
  * DNSKEY and NS RRsets (each verified against the zone's keys, RFC 4035 §5.3), the signatures
  * whose lapse takes the whole zone down. A chain that is not secure is the zone's only when the

@@ -37,7 +37,7 @@ export interface KindSpec<C> {
   readonly conditions: Schema.Schema<C, any>
   /** The conditions a monitor gets when it names none. */
   readonly defaults: C
-  /** The minimum interval, as a multiple of MONITOR_MIN_INTERVAL_S (DECISIONS.md: 1 or 10). */
+  /** The minimum interval, as a multiple of MONITOR_MIN_INTERVAL_S (docs/operations/monitors.md: 1 or 10). */
   readonly minIntervalFactor: number
   /** The stored form of a target, or why it is not one for this kind. */
   readonly target: (raw: string) => TargetResult
