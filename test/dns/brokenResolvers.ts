@@ -11,6 +11,7 @@ import { spawn, type ChildProcess } from "node:child_process"
 import * as dgram from "node:dgram"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import type * as net from "node:net"
+import { createServer as netServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as packet from "dns-packet"
@@ -24,13 +25,20 @@ export interface BrokenResolvers {
   readonly stop: () => Promise<void>
 }
 
-/** A UDP port free on 127.0.0.1 now (the OS picks it). */
-const freeUdpPort = async (): Promise<number> => {
-  const s = dgram.createSocket("udp4")
-  await new Promise<void>((r) => s.bind(0, "127.0.0.1", () => r()))
-  const port = (s.address() as net.AddressInfo).port
-  s.close()
-  return port
+/** A port free on 127.0.0.1 for both UDP and TCP now (Unbound binds both). */
+const freePort = async (): Promise<number> => {
+  for (;;) {
+    const s = dgram.createSocket("udp4")
+    await new Promise<void>((r) => s.bind(0, "127.0.0.1", () => r()))
+    const port = (s.address() as net.AddressInfo).port
+    const tcpFree = await new Promise<boolean>((resolve) => {
+      const srv = netServer()
+      srv.once("error", () => resolve(false))
+      srv.listen(port, "127.0.0.1", () => srv.close(() => resolve(true)))
+    })
+    s.close()
+    if (tcpFree) return port
+  }
 }
 
 /** The IANA root KSK's DS (key tag 20326): the `nxdomain` upstream can never produce its key. */
@@ -63,17 +71,21 @@ const conf = (dir: string, name: string, port: number, extra: ReadonlyArray<stri
 }
 
 /** Waits until the Unbound logged its start (the silent one answers nothing to probe with). */
-const started = async (dir: string, name: string, ms = 20_000) => {
+const started = async (dir: string, name: string, p: ChildProcess, ms = 20_000) => {
   const deadline = Date.now() + ms
-  while (Date.now() < deadline) {
+  const log = () => {
     try {
-      if (readFileSync(join(dir, `${name}.log`), "utf8").includes("start of service")) return
+      return readFileSync(join(dir, `${name}.log`), "utf8")
     } catch {
-      // not written yet
+      return "" // not written yet
     }
+  }
+  while (Date.now() < deadline) {
+    if (log().includes("start of service")) return
+    if (p.exitCode !== null) throw new Error(`unbound ${name} exited ${p.exitCode}: ${log()}`)
     await Bun.sleep(50)
   }
-  throw new Error(`unbound ${name} did not start within ${ms} ms`)
+  throw new Error(`unbound ${name} did not start within ${ms} ms: ${log()}`)
 }
 
 /** One query over UDP: the rcode, or "no answer" after `ms`. */
@@ -88,37 +100,49 @@ export const ask = (port: number, name: string, type: string, ms = 1000): Promis
 export const startBrokenResolvers = async (): Promise<BrokenResolvers> => {
   const dir = mkdtempSync(join(tmpdir(), "di-broken-"))
   const procs: Array<ChildProcess> = []
-  const [nx, silent, sf] = [await freeUdpPort(), await freeUdpPort(), await freeUdpPort()]
-  const run = (name: string, file: string) => {
-    const p = spawn(BIN.unbound(), ["-d", "-c", file], { stdio: ["ignore", "ignore", "pipe"] })
-    procs.push(p)
-    return started(dir, name)
-  }
-  const stop = async () => {
-    for (const p of procs) if (p.exitCode === null) p.kill("SIGTERM")
-    await Promise.all(procs.map((p) => p.exitCode !== null ? Promise.resolve() : new Promise<void>((r) => {
+  const stopOne = (p: ChildProcess) =>
+    p.exitCode !== null ? Promise.resolve() : new Promise<void>((r) => {
       const t = setTimeout(() => { p.kill("SIGKILL"); r() }, 3000)
       p.once("exit", () => { clearTimeout(t); r() })
-    })))
+      p.kill("SIGTERM")
+    })
+  /** Starts one Unbound on a free port; another port when the first is taken meanwhile. */
+  const run = async (name: string, extra: ReadonlyArray<string>, modules?: string): Promise<number> => {
+    for (let attempt = 1; ; attempt++) {
+      const port = await freePort()
+      const p = spawn(BIN.unbound(), ["-d", "-c", conf(dir, name, port, extra, modules)], { stdio: ["ignore", "ignore", "ignore"] })
+      procs.push(p)
+      try {
+        await started(dir, name, p)
+        return port
+      } catch (e) {
+        await stopOne(p)
+        rmSync(join(dir, `${name}.log`), { force: true })
+        if (attempt === 3) throw e
+      }
+    }
+  }
+  const stop = async () => {
+    await Promise.all(procs.map(stopOne))
     rmSync(dir, { recursive: true, force: true })
   }
   try {
-    await Promise.all([
-      run("nxdomain", conf(dir, "nxdomain", nx, ["  access-control: 127.0.0.0/8 allow", `  local-zone: "." always_nxdomain`])),
-      run("silent", conf(dir, "silent", silent, ["  access-control: 127.0.0.0/8 deny"])),
-      run("servfail", conf(dir, "servfail", sf, [
+    const nx = await run("nxdomain", ["  access-control: 127.0.0.0/8 allow", `  local-zone: "." always_nxdomain`])
+    const [silent, sf] = await Promise.all([
+      run("silent", ["  access-control: 127.0.0.0/8 deny"]),
+      run("servfail", [
         "  access-control: 127.0.0.0/8 allow",
         `  trust-anchor: "${ROOT_DS}"`,
         "stub-zone:",
         `  name: "."`,
         `  stub-addr: 127.0.0.1@${nx}`,
         "  stub-prime: no"
-      ], "validator iterator"))
+      ], "validator iterator")
     ])
+    const at = (port: number) => ({ host: "127.0.0.1", port })
+    return { address: { nxdomain: at(nx), silent: at(silent), servfail: at(sf) }, stop }
   } catch (e) {
     await stop()
     throw e
   }
-  const at = (port: number) => ({ host: "127.0.0.1", port })
-  return { address: { nxdomain: at(nx), silent: at(silent), servfail: at(sf) }, stop }
 }
