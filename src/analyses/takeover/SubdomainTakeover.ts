@@ -2,7 +2,7 @@
  * Subdomain Takeover (docs/operations/takeover.md): dangling DNS under a domain, graded by
  * confidence. A check:
  *  1. asks the resolvers for the domain's NS set: the one decision on the service's own resolvers
- *     (analyses/dns/resolverHealth.ts): 502 when they cannot answer for the root either, 404 when
+ *     (docs/dns.md, "Own resolver health"): 502 when they cannot answer for the root either, 404 when
  *     the domain is NXDOMAIN;
  *  2. gathers the names (sources.ts, names.ts): CT logs and a zone transfer at once, each within a
  *     bound, then the caller's names and the word list; merged and bounded;
@@ -17,10 +17,10 @@
 import { Clock, Context, Duration, Effect, Layer } from "effect"
 import { CtAggregator } from "../../adapters/ct/CtAggregator"
 import { DnsResolver } from "../../adapters/dns/DnsResolver"
+import { ResolverHealth } from "../../adapters/dns/ResolverHealth"
 import { HttpProbe } from "../../adapters/probe/HttpProbe"
-import { InvalidRequest, type NotFound, type UpstreamUnavailable } from "../../kernel/errors"
+import { InvalidRequest, NotFound, type UpstreamUnavailable } from "../../kernel/errors"
 import { AppConfig } from "../../platform/Config"
-import { judgeTargetLookup } from "../dns/resolverHealth"
 import { disallowed } from "../zone/gather/nameservers"
 import { randomLabel } from "../zone/model/answers"
 import { checkName, type NameResult, NOTHING } from "./checkName"
@@ -61,6 +61,7 @@ export const makeSubdomainTakeover = Effect.gen(function*() {
   const resolver = yield* DnsResolver
   const probe = yield* HttpProbe
   const ct = yield* CtAggregator
+  const health = yield* ResolverHealth
   const q = ask(resolver)
   // The check ends before the operation's deadline, with room to assemble and send the report.
   const budgetMs = Math.max(3_000, config.operationDeadlineMs - 5_000)
@@ -79,7 +80,10 @@ export const makeSubdomainTakeover = Effect.gen(function*() {
     const timings: Record<string, number> = {}
     const stamp = (step: string) => Effect.map(Clock.currentTimeMillis, (t) => { timings[step] = t - t0 })
 
-    const apex = yield* judgeTargetLookup(resolver, domain, yield* Effect.either(resolver.query({ name: domain, type: "NS" })))
+    // A failed or NXDOMAIN first lookup is judged against the service's own resolvers first
+    // (docs/dns.md, "Own resolver health"): 502 when they cannot answer for the root.
+    const apex = yield* health.guard(domain, Effect.either(resolver.query({ name: domain, type: "NS" })), (a) => a._tag === "Left" || a.right.rcode === "NXDOMAIN")
+    if (apex._tag === "Right" && apex.right.rcode === "NXDOMAIN") return yield* new NotFound({ message: `domain ${domain} does not exist (the DNS answers NXDOMAIN for it)` })
     const registration = yield* Effect.cachedFunction(registrationOf(q))
     const direct: DirectAsk = { resolver, q, authPort: config.dnsAuthPort, timeoutMs: config.dnsTimeoutMs, allowed: disallowed(config.allowPrivateTargets), registration }
 

@@ -23,6 +23,7 @@ import { consoleRoutes } from "../console/http"
 import { CtAggregator } from "../../adapters/ct/CtAggregator"
 import { CtLive } from "../handlers/ct"
 import { DnsResolver } from "../../adapters/dns/DnsResolver"
+import { ResolverHealth } from "../../adapters/dns/ResolverHealth"
 import { DnsLive } from "../handlers/dns"
 import { ZoneHygiene } from "../../analyses/zone/ZoneHygiene"
 import { DnssecValidator } from "../../adapters/dnssec/DnssecValidator"
@@ -92,7 +93,7 @@ const CtWithinDeadline = CtAggregator.Live.pipe(
 export const ServicesLive = Layer.mergeAll(Bearer.Default, Accounts.Default, AuditTokensLive, ZoneHygiene.Live, EmailSecurity.Live, TlsScan.Live, SubdomainTakeover.Live).pipe(
   Layer.provideMerge(Layer.mergeAll(
     Keys.Default, KeyActivity.Default, Quota.Default, RequestLog.Default, OperationsLive,
-    HttpProbe.Live, DnssecValidator.Live, CtWithinDeadline, TlsWire.Live
+    HttpProbe.Live, DnssecValidator.Live, CtWithinDeadline, TlsWire.Live, ResolverHealth.Live
   )),
   Layer.provideMerge(Layer.mergeAll(SqlLive, DnsResolver.Live))
 )

@@ -6,7 +6,7 @@
 import { Effect } from "effect"
 import { recordsOf } from "../../../adapters/dns/DnsResolver"
 import { classifyAddress } from "../../../adapters/probe/guard"
-import { judgeTargetLookup, resolversFailed, rootAnswers as ownRootAnswers } from "../../dns/resolverHealth"
+import { NotFound } from "../../../kernel/errors"
 import { errText, norm } from "../model/answers"
 import { capTargets } from "../model/limits"
 import type { NameserverObservation } from "../model/observations"
@@ -20,17 +20,19 @@ export const disallowed = (allowPrivateTargets: boolean) => (ip: string): string
   return null
 }
 
-/** Can the service's resolvers answer for the root zone? (the one decision: analyses/dns/resolverHealth.ts) */
-export const rootAnswers = (g: Gatherer) => ownRootAnswers(g.resolver)
-
-export { resolversFailed }
-
 export const enumerate = (g: Gatherer, allowed: (ip: string) => string | null, zone: string) =>
   Effect.gen(function*() {
-    // Broken zone or broken resolver? Ask the resolvers for the root: if they cannot answer
-    // that either, nothing can be judged about the zone (502); NXDOMAIN is 404.
-    const ans = yield* judgeTargetLookup(g.resolver, zone, yield* Effect.either(g.resolver.query({ name: zone, type: "NS" })), "zone")
-    if (ans._tag === "Left") return { nsError: errText(ans.left), nameservers: [] as Array<NameserverObservation> }
+    const ans = yield* Effect.either(g.resolver.query({ name: zone, type: "NS" }))
+    // Broken zone or broken resolver? The resolvers must answer for the root (its NS and
+    // DNSKEY) before the zone is blamed; otherwise nothing can be judged about it (502).
+    if (ans._tag === "Left") {
+      yield* g.health.confirm(zone, { dnssec: true })
+      return { nsError: errText(ans.left), nameservers: [] as Array<NameserverObservation> }
+    }
+    if (ans.right.rcode === "NXDOMAIN") {
+      yield* g.health.confirm(zone, { dnssec: true })
+      return yield* new NotFound({ message: `zone ${zone} does not exist (the DNS answers NXDOMAIN for it)` })
+    }
     const names = [...new Set(recordsOf(ans.right.answers, "NS").filter((a) => norm(a.name) === zone).map((a) => norm(a.data)))].slice(0, 13)
     if (names.length === 0) return { nsError: `no NS records at ${zone} (not a zone apex?)`, nameservers: [] }
     const nameservers = yield* Effect.forEach(names, (name) =>

@@ -6,6 +6,7 @@
 import type { Effect, Schema } from "effect"
 import type { CtAggregator } from "../../../adapters/ct/CtAggregator"
 import type { DnsResolver } from "../../../adapters/dns/DnsResolver"
+import type { ResolverHealth } from "../../../adapters/dns/ResolverHealth"
 import type { ZoneHygiene } from "../../../analyses/zone/ZoneHygiene"
 import type { DnssecValidator } from "../../../adapters/dnssec/DnssecValidator"
 import type { CertInspector } from "../../../adapters/x509/CertInspector"
@@ -27,6 +28,7 @@ export type MonitorRunServices =
   | WafDetection
   | Rdap
   | DnsResolver
+  | ResolverHealth
   | DnssecValidator
   | EmailSecurity
   | TlsScan
@@ -37,7 +39,7 @@ export interface KindSpec<C> {
   readonly conditions: Schema.Schema<C, any>
   /** The conditions a monitor gets when it names none. */
   readonly defaults: C
-  /** The minimum interval, as a multiple of MONITOR_MIN_INTERVAL_S (DECISIONS.md: 1 or 10). */
+  /** The minimum interval, as a multiple of MONITOR_MIN_INTERVAL_S (docs/operations/monitors.md: 1 or 10). */
   readonly minIntervalFactor: number
   /** The stored form of a target, or why it is not one for this kind. */
   readonly target: (raw: string) => TargetResult
