@@ -132,6 +132,11 @@ export interface AppConfigShape {
    * (OPERATION_DEADLINE_MS, default 25000, 1000-120000). http-check: its own `timeout` + 2 s.
    */
   readonly operationDeadlineMs: number
+  /**
+   * Total time of one domain audit, all its sections at once (AUDIT_DEADLINE_MS, default 25000,
+   * 1000-120000): the deadline of GET /v1/domain/audit, its MCP tool and its monitor kind.
+   */
+  readonly auditDeadlineMs: number
   /** Port of the STARTTLS probe of Email Security (SMTP_PORT, default 25). */
   readonly smtpPort: number
   /** Time limit of one STARTTLS probe (SMTP_TIMEOUT_MS, default 10000; every MX address probed at once). */
@@ -194,6 +199,10 @@ const config = Config.all({
   operationDeadlineMs: Config.integer("OPERATION_DEADLINE_MS").pipe(
     Config.withDefault(25000),
     Config.validate({ message: "OPERATION_DEADLINE_MS must be between 1000 and 120000", validation: (n) => n >= 1000 && n <= 120000 })
+  ),
+  auditDeadlineMs: Config.integer("AUDIT_DEADLINE_MS").pipe(
+    Config.withDefault(25000),
+    Config.validate({ message: "AUDIT_DEADLINE_MS must be between 1000 and 120000", validation: (n) => n >= 1000 && n <= 120000 })
   ),
   smtpPort: Config.integer("SMTP_PORT").pipe(
     Config.withDefault(25),

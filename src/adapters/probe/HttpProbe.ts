@@ -8,7 +8,8 @@ import { readFileSync } from "node:fs"
 import { AppConfig } from "../../platform/Config"
 import { InvalidRequest, TargetForbidden } from "../../kernel/errors"
 import { DnsResolver, type DnsResolverShape } from "../dns/DnsResolver"
-import { parseTarget, TargetUnresolvable, vetTargetWith, type ParsedTarget } from "./guard"
+import { isIP } from "node:net"
+import { parseTarget, TargetUnresolvable, vetPinnedWith, vetTargetWith, type ParsedTarget } from "./guard"
 import { exchange, WireError, type TlsOutcome, type WireProgress, type WireResponse } from "./wire"
 import { countOutbound } from "../../platform/observability/metrics"
 
@@ -24,6 +25,12 @@ export interface ProbeRequest {
   readonly decompress?: boolean
   /** false: measure the body without keeping it. */
   readonly keepBody?: boolean
+  /**
+   * Connect the first hop to this address of the URL's host (an IP the caller resolved, e.g. one
+   * AAAA record) instead of resolving the name: the guard judges it as a resolved address. Later
+   * hops resolve as usual.
+   */
+  readonly address?: string
 }
 
 export interface RedirectHop {
@@ -93,6 +100,8 @@ export class HttpProbe extends Context.Tag("domain-intel/HttpProbe")<HttpProbe, 
           const vet = vetTargetWith(config.allowPrivateTargets, dns)
           const first = parseTarget(req.url)
           if (first instanceof InvalidRequest || first instanceof TargetForbidden) return yield* first
+          if (req.address !== undefined && isIP(req.address) === 0) return yield* new InvalidRequest({ message: `not an IP address: ${req.address}` })
+          const pinned = req.address
           // One instant starts both the deadline and total_ms, read from the Effect clock that
           // also drives the timer (TestClock in tests): the report never says less than the limit.
           const clock = yield* Effect.clock
@@ -121,7 +130,7 @@ export class HttpProbe extends Context.Tag("domain-intel/HttpProbe")<HttpProbe, 
           })
 
           for (let hop = 0; ; hop++) {
-            const vetted = yield* vet(target).pipe(
+            const vetted = yield* (hop === 0 && pinned !== undefined ? vetPinnedWith(config.allowPrivateTargets)(target, pinned) : vet(target)).pipe(
               Effect.map((v) => ({ ok: true as const, v })),
               Effect.catchAll((e) => {
                 // The first hop's refusal is the caller's error; later hops are reported.

@@ -90,6 +90,15 @@ export class TargetUnresolvable {
   get message() { return `could not resolve ${this.host}: ${this.reason}` }
 }
 
+/**
+ * Whether an address may be contacted at all: never a cloud metadata address, a non-public one
+ * only with ALLOW_PRIVATE_TARGETS (for connections that are not HTTP: a TCP connect, a DNS query).
+ */
+export const mayContact = (addr: string, allowPrivate: boolean): boolean => {
+  const c = classifyAddress(addr)
+  return c !== "metadata" && (c !== "private" || allowPrivate)
+}
+
 /** The refusal for one address of a target, or undefined when it may be contacted. */
 export const refusal = (target: ParsedTarget, addr: string, allowPrivate: boolean): TargetForbidden | undefined => {
   const c = classifyAddress(addr)
@@ -102,6 +111,18 @@ export const refusal = (target: ParsedTarget, addr: string, allowPrivate: boolea
 /** Vets a parsed target: metadata names, literal classes, and every resolved address. */
 export const vetTarget = (target: ParsedTarget) =>
   Effect.flatMap(AppConfig, (config) => Effect.flatMap(DnsResolver, (resolver) => vetTargetWith(config.allowPrivateTargets, resolver)(target)))
+
+/**
+ * A target to be reached at one address the caller resolved itself (an AAAA record, to compare
+ * what a site serves over each address family): judged as a resolved address is, and the name
+ * is not resolved again.
+ */
+export const vetPinnedWith = (allowPrivateTargets: boolean) => (target: ParsedTarget, address: string): Effect.Effect<VettedTarget, TargetForbidden> =>
+  Effect.suspend(() => {
+    if (isMetadataName(target.host)) return Effect.fail(new TargetForbidden({ message: `${target.host} is a cloud metadata host` }))
+    const refused = refusal(target, address, allowPrivateTargets)
+    return refused ? Effect.fail(refused) : Effect.succeed({ ...target, address, dnsMs: 0 } satisfies VettedTarget)
+  })
 
 /**
  * `vetTarget` over a given setting and resolver: the probe vets every hop of every request

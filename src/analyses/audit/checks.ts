@@ -6,6 +6,7 @@
 
 export const SECTIONS = ["web", "mail", "dns", "exposure"] as const
 export type Section = (typeof SECTIONS)[number]
+export const isSection = (s: string): s is Section => (SECTIONS as ReadonlyArray<string>).includes(s)
 
 export const CHECK_IDS = [
   "web_reachable",

@@ -65,6 +65,8 @@ export interface AddressProbe {
   readonly address: string
   /** The ports that accepted a connection (web: 443 and 80 tried); empty when none did. */
   readonly ports: ReadonlyArray<number>
+  /** The target guard refused the address (non-public): it was not contacted, and `ports` is empty. */
+  readonly refused?: boolean
 }
 
 /** What the audit observed of the web host over both families. */
@@ -89,12 +91,21 @@ export interface Ipv6Verdict {
 
 const list = (xs: ReadonlyArray<string>) => xs.join(", ")
 const portsOf = (probes: ReadonlyArray<AddressProbe>) => new Set(probes.flatMap((p) => p.ports))
+const refusedOf = (probes: ReadonlyArray<AddressProbe>) => probes.filter((p) => p.refused === true).map((p) => p.address)
+const notContacted = (addresses: ReadonlyArray<string>) =>
+  `${list(addresses)} ${addresses.length === 1 ? "is a non-public address" : "are non-public addresses"}, not contacted (ALLOW_PRIVATE_TARGETS is off)`
 
-/** web_ipv6: an AAAA record, and every AAAA address answers on 443 or 80 (internet.nl fails the host when any does not). */
+/**
+ * web_ipv6: an AAAA record, and every AAAA address answers on 443 or 80 (internet.nl fails the
+ * host when any does not). An address the guard refused was not tried: undecided, unless another
+ * address already failed.
+ */
 export const webIpv6 = (o: WebIpv6Observation): Ipv6Verdict => {
   if (o.ipv6.length === 0) return { passed: false, detail: `${o.host} has no AAAA record` }
-  const silent = o.ipv6.filter((p) => p.ports.length === 0).map((p) => p.address)
+  const silent = o.ipv6.filter((p) => p.refused !== true && p.ports.length === 0).map((p) => p.address)
   if (silent.length > 0) return { passed: false, detail: `${list(silent)} answered neither on 443 nor on 80` }
+  const refused = refusedOf(o.ipv6)
+  if (refused.length > 0) return { passed: null, detail: notContacted(refused), missing: true }
   return { passed: true, detail: `${list(o.ipv6.map((p) => p.address))} answered` }
 }
 
@@ -105,7 +116,10 @@ export const webIpv6 = (o: WebIpv6Observation): Ipv6Verdict => {
  */
 export const webIpv6SameContent = (o: WebIpv6Observation, compared: PageComparison | null = o.pages && comparePages(o.pages.v4, o.pages.v6)): Ipv6Verdict => {
   const v6ports = portsOf(o.ipv6)
+  const refused = refusedOf([...o.ipv4, ...o.ipv6])
+  if (v6ports.size === 0 && refusedOf(o.ipv6).length > 0) return { passed: null, detail: notContacted(refused), missing: true }
   if (v6ports.size === 0) return { passed: null, detail: "Not compared: the web host does not answer over IPv6" }
+  if (o.ipv4.length > 0 && o.ipv4.every((p) => p.refused === true)) return { passed: null, detail: notContacted(refused), missing: true }
   if (o.ipv4.length === 0) return { passed: true, detail: "the web host is IPv6-only" }
   const missing = [...portsOf(o.ipv4)].filter((p) => !v6ports.has(p)).sort((a, b) => a - b)
   if (missing.length > 0) return { passed: false, detail: `port ${missing.join(" and ")} answers over IPv4 but not over IPv6` }
@@ -125,22 +139,26 @@ export const mailIpv6 = (mx: ReadonlyArray<{ readonly host: string; readonly ips
     : { passed: false, detail: `no AAAA record for ${list(without)}` }
 }
 
-/** What the audit observed of one name server over IPv6: its AAAA addresses and which answered a query. */
+/**
+ * What the audit observed of one name server over IPv6: its AAAA addresses and which answered a
+ * query (`answered` null: the guard refused the address, so it was not asked).
+ */
 export interface NameserverIpv6 {
   readonly name: string
-  readonly ipv6: ReadonlyArray<{ readonly address: string; readonly answered: boolean }>
+  readonly ipv6: ReadonlyArray<{ readonly address: string; readonly answered: boolean | null }>
 }
 
 /**
  * dns_ipv6: at least two name servers with AAAA records that answer over IPv6. A name server
  * counts when every one of its IPv6 addresses answered (a silent address stalls resolvers, and
- * internet.nl fails it).
+ * internet.nl fails it). Addresses the guard refused leave it undecided unless two others pass.
  */
 export const dnsIpv6 = (nameservers: ReadonlyArray<NameserverIpv6>): Ipv6Verdict => {
-  const good = nameservers.filter((n) => n.ipv6.length > 0 && n.ipv6.every((a) => a.answered)).map((n) => n.name)
-  const silent = nameservers.flatMap((n) => n.ipv6.filter((a) => !a.answered).map((a) => `${n.name} (${a.address})`))
+  const good = nameservers.filter((n) => n.ipv6.length > 0 && n.ipv6.every((a) => a.answered === true)).map((n) => n.name)
+  const silent = nameservers.flatMap((n) => n.ipv6.filter((a) => a.answered === false).map((a) => `${n.name} (${a.address})`))
+  const refused = nameservers.flatMap((n) => n.ipv6.filter((a) => a.answered === null).map((a) => a.address))
   const note = silent.length > 0 ? `; no answer over IPv6 from ${list(silent)}` : ""
-  return good.length >= 2
-    ? { passed: true, detail: `${good.length} name servers answer over IPv6 (${list(good)})${note}` }
-    : { passed: false, detail: `${good.length === 0 ? "no name server answers" : `only ${good[0]} answers`} over IPv6${note}` }
+  if (good.length >= 2) return { passed: true, detail: `${good.length} name servers answer over IPv6 (${list(good)})${note}` }
+  if (refused.length > 0) return { passed: null, detail: `${notContacted(refused)}${note}`, missing: true }
+  return { passed: false, detail: `${good.length === 0 ? "no name server answers" : `only ${good[0]} answers`} over IPv6${note}` }
 }

@@ -120,29 +120,38 @@ const TLS_PASSING = new Set(["A+", "A", "A-"])
 const TLS_BAD = new Set(["C", "D", "E", "F", "T", "M"])
 const HEADERS_PASSING = new Set(["A+", "A", "A-", "B+", "B"])
 
+/**
+ * A check that reads a report of the site: not applicable when the audit's own fetch saw that the
+ * site does not answer at all (`web_reachable` already fails it), else judged from the report.
+ */
+const ofAnsweringSite = <T>(id: CheckId, w: WebInputs, input: Input<T>, judge: (t: T) => CheckResult, answers: (r: WebReach) => boolean, why: string): CheckResult =>
+  !isUnavailable(w.reach) && !answers(w.reach) ? notApplicable(id, `Not graded: ${w.host} ${why}`) : from(id, input, judge)
+
+const anyScheme = (r: WebReach) => r.https !== null || r.http !== null
+
 export const judgeWeb = (w: WebInputs): ReadonlyArray<CheckResult> => [
   from("web_reachable", w.reach, (r) =>
-    decided("web_reachable", r.https !== null || r.http !== null, r.https ? `https answered ${r.https.status}` : r.http ? `http answered ${r.http.status}` : `${w.host} answered on neither 443 nor 80`)),
+    decided("web_reachable", anyScheme(r), r.https ? `https://${w.host}/ answered ${r.https.status}` : r.http ? `http://${w.host}/ answered ${r.http.status}` : `${w.host} answered on neither 443 nor 80`)),
   from("web_ipv6", w.ipv6, (o) => fromVerdict("web_ipv6", webIpv6(o))),
   from("web_ipv6_same_content", w.ipv6, (o) => fromVerdict("web_ipv6_same_content", webIpv6SameContent(o))),
   from("web_https", w.reach, (r) =>
     decided("web_https", r.https !== null && r.https.certificate_valid, r.https === null ? "no https answer" : r.https.certificate_valid ? null : `the certificate is not valid for ${w.host}`)),
-  from("web_https_redirect", w.securityHeaders, (h) => decided("web_https_redirect", h.tests.redirection.pass, h.tests.redirection.result)),
+  ofAnsweringSite("web_https_redirect", w, w.securityHeaders, (h) => decided("web_https_redirect", h.tests.redirection.pass, h.tests.redirection.result), anyScheme, "answers neither https nor http"),
   from("web_hsts", w.reach, (r) => {
     if (r.https === null) return decided("web_hsts", false, "no https answer")
     const hsts = judgeHstsHeader(r.https.hsts, true)
     if (!hsts.effective || hsts.max_age === null) return decided("web_hsts", false, hsts.state === "absent" ? "no Strict-Transport-Security header" : `the header is ${hsts.state.replace(/_/g, " ")}`)
     return decided("web_hsts", hsts.max_age >= HSTS_MIN_MAX_AGE, `max-age=${hsts.max_age}`)
   }),
-  from("web_tls", w.tls, (t) =>
+  ofAnsweringSite("web_tls", w, w.tls, (t) =>
     TLS_PASSING.has(t.grade)
       ? decided("web_tls", true, `grade ${t.grade}`)
-      : decided("web_tls", false, `grade ${t.grade}`, TLS_BAD.has(t.grade) ? CHECKS.web_tls.escalation!.severity : CHECKS.web_tls.severity)),
-  from("web_security_headers", w.securityHeaders, (h) => decided("web_security_headers", HEADERS_PASSING.has(h.grade), `grade ${h.grade}`)),
-  from("web_security_txt", w.securityHeaders, (h) => {
+      : decided("web_tls", false, `grade ${t.grade}`, TLS_BAD.has(t.grade) ? CHECKS.web_tls.escalation!.severity : CHECKS.web_tls.severity), (r) => r.https !== null, "does not answer over https (web_https fails)"),
+  ofAnsweringSite("web_security_headers", w, w.securityHeaders, (h) => decided("web_security_headers", HEADERS_PASSING.has(h.grade), `grade ${h.grade}`), anyScheme, "answers neither https nor http"),
+  ofAnsweringSite("web_security_txt", w, w.securityHeaders, (h) => {
     const t = h.extras.security_txt
     if (!t.present) return decided("web_security_txt", false, `nothing at ${t.url}`)
     if (t.expired === null) return decided("web_security_txt", false, "no valid Expires field")
     return decided("web_security_txt", !t.expired, t.expired ? `expired ${t.expires}` : `expires ${t.expires}`)
-  })
+  }, anyScheme, "answers neither https nor http")
 ]

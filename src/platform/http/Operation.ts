@@ -19,6 +19,7 @@ import { HttpApi, type HttpApiBuilder, type HttpApiGroup, type HttpRouter } from
 import { Context, Option } from "effect"
 import * as FindMyWay from "find-my-way-ts"
 import type { Plan } from "../../kernel/plans"
+import type { AppConfigShape } from "../Config"
 
 /**
  * The least plan an endpoint requires; absent: no authentication. Stated once per group
@@ -27,12 +28,13 @@ import type { Plan } from "../../kernel/plans"
 export class PlanLabel extends Context.Tag("domain-intel/PlanLabel")<PlanLabel, Plan>() {}
 
 /**
- * An endpoint's own deadline in ms, from its raw query parameters (the default is
- * `OPERATION_DEADLINE_MS`). Used by http-check: its `timeout` plus a margin.
+ * An endpoint's own deadline in ms, from its raw query parameters and the configuration (the
+ * default is `OPERATION_DEADLINE_MS`). Used by http-check (its `timeout` plus a margin) and the
+ * domain audit (`AUDIT_DEADLINE_MS`).
  */
 export class OperationDeadline extends Context.Tag("domain-intel/OperationDeadline")<
   OperationDeadline,
-  (query: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>) => number | undefined
+  (query: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>, config: AppConfigShape) => number | undefined
 >() {}
 
 export interface OperationInfo {
@@ -132,9 +134,9 @@ export const makeOperations = (api: HttpApi.HttpApi.Any, raw: ReadonlyArray<RawR
   }
 }
 
-/** The deadline of a matched operation in ms: its own, else `fallbackMs`. */
-export const deadlineOf = (matched: Matched | undefined, fallbackMs: number): number =>
-  matched?.info.deadline?.(matched.searchParams) ?? fallbackMs
+/** The deadline of a matched operation in ms: its own, else `OPERATION_DEADLINE_MS`. */
+export const deadlineOf = (matched: Matched | undefined, config: AppConfigShape): number =>
+  matched?.info.deadline?.(matched.searchParams, config) ?? config.operationDeadlineMs
 
 export class Operations extends Context.Tag("domain-intel/Operations")<Operations, ReturnType<typeof makeOperations>>() {}
 

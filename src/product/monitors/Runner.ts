@@ -39,7 +39,7 @@ export const judge = (m: MonitorRow): Effect.Effect<Verdict | Unjudged, never, A
     const conditions = JSON.parse(m.conditions)
     const config = yield* AppConfig
     // As for the REST operations: the kind's own deadline, else OPERATION_DEADLINE_MS.
-    const deadline = spec.deadlineMs ?? config.operationDeadlineMs
+    const deadline = typeof spec.deadlineMs === "function" ? spec.deadlineMs(config) : spec.deadlineMs ?? config.operationDeadlineMs
     const guard = spec.guard(m.target)
     const outcome = yield* vetUrl(guard.url, guard.connects).pipe(
       Effect.zipRight(Effect.suspend((): Effect.Effect<unknown, unknown, MonitorRunServices> => spec.run(m.target, conditions, m.org_id))),

@@ -92,9 +92,10 @@ export const Param = {
     return param(json, json, o)
   },
 
-  /** A list of at most `maxItems` items: an array in JSON, a comma list in a query string. */
-  list: <O extends ParamOptions<ReadonlyArray<string>> & { readonly item: Schema.Schema<string, string>; readonly maxItems: number; readonly tooMany: string }>(o: O) => {
-    const json = Schema.Array(o.item).pipe(Schema.maxItems(o.maxItems, { message: () => o.tooMany }))
+  /** A list of at most `maxItems` items (and, with `tooFew`, at least one): an array in JSON, a comma list in a query string. */
+  list: <O extends ParamOptions<ReadonlyArray<string>> & { readonly item: Schema.Schema<string, string>; readonly maxItems: number; readonly tooMany: string; readonly tooFew?: string }>(o: O) => {
+    const bounded = Schema.Array(o.item).pipe(Schema.maxItems(o.maxItems, { message: () => o.tooMany }))
+    const json = o.tooFew === undefined ? bounded : bounded.pipe(Schema.minItems(1, { message: () => o.tooFew! }))
     const query = Schema.compose(CommaList, json).annotations({ jsonSchema: { type: "string" } })
     return param(json, query, o)
   }

@@ -31,11 +31,16 @@ import { TakeoverReport } from "../../analyses/takeover/schema"
 import type { SubdomainTakeover } from "../../analyses/takeover/SubdomainTakeover"
 import { TakeoverInputs } from "../api/takeover"
 import { subdomainTakeover } from "../handlers/takeover"
-import { httpCheckText } from "./summaries"
+import { DomainAuditReport } from "../../analyses/audit/schema"
+import type { DomainAudit } from "../../analyses/audit/DomainAudit"
+import { AuditInputs } from "../api/audit"
+import { domainAudit } from "../handlers/audit"
+import { auditText, httpCheckText } from "./summaries"
 import { defineTool, McpCaller, type ToolDefinition } from "./tool"
 
 export const makeAnalysisTools = Effect.gen(function*() {
-  const context = yield* Effect.context<HttpProbe | CtAggregator | AppConfig | EmailSecurity | TlsScan | SubdomainTakeover>()
+  const context = yield* Effect.context<HttpProbe | CtAggregator | AppConfig | EmailSecurity | TlsScan | SubdomainTakeover | DomainAudit>()
+  const config = yield* AppConfig
   const waf = yield* WafDetection
   const freshness = yield* ContentFreshness
   const zone = yield* ZoneHygiene
@@ -138,5 +143,17 @@ export const makeAnalysisTools = Effect.gen(function*() {
       `Subdomain takeover check of ${r.domain}: ${r.names_checked} name(s) checked, grade ${r.grade} (score ${r.score}); ${r.candidates.length === 0 ? "no candidate" : r.candidates.map((c) => `${c.name} ${c.type} → ${c.target} (${c.confidence})`).join("; ")}`
   })
 
-  return [httpCheckTool, wafTool, freshnessTool, zoneTool, ctTool, emailTool, tlsTool, takeoverTool] as ReadonlyArray<ToolDefinition>
+  const auditTool = defineTool({
+    name: "domain_audit",
+    title: "Domain audit (web, mail, DNS, exposure), scored",
+    description:
+      "Audit how well a domain is set up, as internet.nl's website and mail tests do, with DNS and exposure beside them, in one call: `web` (the site answers, IPv6 and the same page over IPv6, HTTPS with a valid certificate, the http-to-https redirect, HSTS of a year, TLS grade A- or better, security headers grade B or better, security.txt), `mail` (SPF, DMARC, DKIM, MTA-STS, TLS-RPT, DANE, IPv6 of the MX hosts, blocklists), `dns` (DNSSEC, zone hygiene grade, IPv6 of the name servers, CAA) and `exposure` (subdomain takeover, blocklists of the domain and its web addresses). `sections` picks some (default all). Use it for a first, overall judgement of a domain; the single tools (email_security, tls_scan, zone_hygiene, subdomain_takeover, …) go deeper. Takes several seconds, at most AUDIT_DEADLINE_MS (default 25 s). Main fields: `grade`/`score`, `sections.<name>` {status complete/incomplete/skipped, score, grade, checks[] {id, passed (null: undecided or not applicable), severity, summary}}, `findings[]` (each failed check with its recommendation), `limitations` (what could not be checked), and `reports` (the underlying reports).",
+    input: AuditInputs.pick("domain", "sections").json,
+    output: DomainAuditReport,
+    run: (args) => Effect.flatMap(McpCaller, (caller) => domainAudit(args, caller.orgId)).pipe(Effect.provide(context)),
+    summary: auditText,
+    timeout: () => Duration.millis(config.auditDeadlineMs)
+  })
+
+  return [httpCheckTool, wafTool, freshnessTool, zoneTool, ctTool, emailTool, tlsTool, takeoverTool, auditTool] as ReadonlyArray<ToolDefinition>
 })

@@ -27,6 +27,8 @@ import { isSupportedVersion, type ProtocolVersion, SUPPORTED_VERSIONS, VERSION_H
 import { Rdap } from "../../adapters/rdap/Rdap"
 import { McpCaller } from "./tool"
 import { HttpSecurityGrade } from "../../analyses/observatory/HttpSecurityGrade"
+import { DomainAudit } from "../../analyses/audit/DomainAudit"
+import { Blocklist } from "../../analyses/blocklist/Blocklist"
 import { Tools } from "./Tools"
 
 export { MCP_OPERATION, MCP_PATH, mcpRawRoutes } from "./route"
@@ -90,7 +92,9 @@ export const McpToolsLive = McpServer.Live.pipe(
 )
 
 /** Every service the MCP tools need, the analyses included (the stdio command). */
-export const McpServicesLive = McpToolsLive.pipe(Layer.provideMerge(Layer.mergeAll(ContentFreshness.Live, WafDetection.Live, HttpSecurityGrade.Live)))
+export const McpServicesLive = McpToolsLive.pipe(Layer.provideMerge(Layer.mergeAll(
+  ContentFreshness.Live, WafDetection.Live, HttpSecurityGrade.Live, DomainAudit.Live.pipe(Layer.provide([HttpSecurityGrade.Live, Blocklist.Live]))
+)))
 
 /** The endpoint with its services built with the server: provide the shared services and CtHistory. */
 export const McpLive = McpRouteLive.pipe(Layer.provide(McpServicesLive))

@@ -4,6 +4,7 @@ import type { CertReport } from "../../adapters/x509/CertInspector"
 import type { WhoisReport } from "../../adapters/rdap/rdapData"
 import type { DnsReport } from "../../kernel/lookupReports"
 import type { SecurityHeadersReport } from "../../analyses/observatory/schema"
+import type { DomainAuditReport } from "../../analyses/audit/schema"
 
 export const dnsText = (r: DnsReport): string => {
   const head = `DNS ${r.type} ${r.query_name}: ${r.rcode}${r.authenticated_data ? " (DNSSEC validated by the resolver)" : ""}, ${r.answers.length} answer(s) from ${r.resolver}`
@@ -57,4 +58,17 @@ export const httpCheckText = (r: HttpCheckReport): string =>
     `${r.method} ${r.url} → ${r.status.code === null ? `no response (${r.error}${r.error_detail ? `: ${r.error_detail}` : ""})` : `HTTP ${r.status.code}${r.status.text ? ` ${r.status.text}` : ""}`}${r.final_url !== r.url ? ` at ${r.final_url}` : ""}`,
     `  total ${r.timings.total_ms} ms (dns ${r.timings.dns_ms}, connect ${r.timings.connect_ms ?? "-"}, tls ${r.timings.tls_ms ?? "-"}, ttfb ${r.timings.ttfb_ms ?? "-"})`,
     `  redirects: ${r.redirects.length}; TLS verified: ${r.ssl.verified === null ? "n/a" : r.ssl.verified}; HSTS in effect: ${r.security_summary.hsts_enabled}`
+  ].join("\n")
+
+/** The grade, each section's state, and the failed checks by name. */
+export const auditText = (r: DomainAuditReport): string =>
+  [
+    `Domain audit of ${r.domain}: ${r.grade === null ? "no section complete" : `grade ${r.grade} (score ${r.score})`}`,
+    ...(["web", "mail", "dns", "exposure"] as const).map((name) => {
+      const s = r.sections[name]
+      if (s.status === "skipped") return `  ${name}: skipped`
+      const failed = s.checks.filter((c) => c.passed === false).map((c) => c.id)
+      return `  ${name}: ${s.status}, grade ${s.grade} (score ${s.score})${failed.length > 0 ? `; failed: ${failed.join(", ")}` : ""}`
+    }),
+    ...r.limitations.map((l) => `  limitation: ${l}`)
   ].join("\n")

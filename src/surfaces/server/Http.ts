@@ -65,6 +65,9 @@ import { SecurityHeadersLive } from "../handlers/headers"
 import { HttpSecurityGrade } from "../../analyses/observatory/HttpSecurityGrade"
 import { SubdomainTakeover } from "../../analyses/takeover/SubdomainTakeover"
 import { TakeoverLive } from "../handlers/takeover"
+import { DomainAudit } from "../../analyses/audit/DomainAudit"
+import { Blocklist } from "../../analyses/blocklist/Blocklist"
+import { AuditLive } from "../handlers/audit"
 
 /** Routes mounted beside the HttpApi (raw handlers). */
 export const rawRoutes: ReadonlyArray<RawRoute> = [...mcpRawRoutes]
@@ -99,7 +102,7 @@ export const ServicesLive = Layer.mergeAll(Bearer.Default, Accounts.Default, Aud
 )
 
 /** The REST groups, over the services below (provided once, with the analyses MCP shares). */
-const GroupsLive = Layer.mergeAll(AccountLive, SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive, MonitorsLive, EmailLive, TlsLive, SecurityHeadersLive, TakeoverLive)
+const GroupsLive = Layer.mergeAll(AccountLive, SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive, MonitorsLive, EmailLive, TlsLive, SecurityHeadersLive, TakeoverLive, AuditLive)
 
 /**
  * Background fibers (alert evaluator and outbox, request-log pruning, monitor scheduler), scoped
@@ -152,6 +155,7 @@ export const AppLive = Layer.unwrapEffect(
   // groups and MCP share, the product services of the groups and the workers, the middlewares.
   Layer.provide([
     ContentFreshness.Live, WafDetection.Live, HttpSecurityGrade.Live, CtHistory.FromAggregator,
+    DomainAudit.Live.pipe(Layer.provide([HttpSecurityGrade.Live, Blocklist.Live])),
     Analytics.Default, Alerts.Default, Monitors.Default,
     AuthLive, RequestObserverLive
   ]),
@@ -167,9 +171,9 @@ export const AppLive = Layer.unwrapEffect(
   (layer) => Layer.locally(layer, HttpApp.currentPreResponseHandlers, Option.some(trackingHeaders))
 )
 
-/** Longest deadline of any operation: OPERATION_DEADLINE_MS or http-check's largest timeout + margin. */
+/** Longest deadline of any operation: OPERATION_DEADLINE_MS, AUDIT_DEADLINE_MS or http-check's largest timeout + margin. */
 export const longestDeadlineMs = (config: AppConfig["Type"]) =>
-  Math.max(config.operationDeadlineMs, HTTP_CHECK_MAX_TIMEOUT_MS + HTTP_CHECK_MARGIN_MS)
+  Math.max(config.operationDeadlineMs, config.auditDeadlineMs, HTTP_CHECK_MAX_TIMEOUT_MS + HTTP_CHECK_MARGIN_MS)
 
 /**
  * The platform's Bun server on `port`/`hostname`. Its idle timeout (seconds without a byte either way; Bun's

@@ -82,7 +82,7 @@ export const pipeline = (app: HttpApp.Default, { config, observer, operations }:
     const exact = canonicalPath(path)
     const matched = exact ? operations.match(request.method, request.url) : undefined
     return Effect.flatMap(Effect.zip(Clock.currentTimeMillis, Ref.make(emptyNotes)), ([ts, notes]) => {
-      const current: CurrentRequestShape = { id, operation: matched?.info, deadlineMs: deadlineOf(matched, config.operationDeadlineMs), notes }
+      const current: CurrentRequestShape = { id, operation: matched?.info, deadlineMs: deadlineOf(matched, config), notes }
 
       const finish = (response: HttpServerResponse.HttpServerResponse) =>
         Effect.map(Ref.get(notes), (n) => {

@@ -40,6 +40,8 @@ export interface Baseline {
   readonly records?: { readonly spf: string | null; readonly dmarc: string | null; readonly mta_sts_id: string | null }
   /** takeover: the candidates of the last run (type, name, target, confidence). */
   readonly candidate_keys?: ReadonlyArray<string>
+  /** audit: the ids of the checks that failed in the last run. */
+  readonly failed_checks?: ReadonlyArray<string>
 }
 
 export interface Verdict {

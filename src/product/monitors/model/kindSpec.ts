@@ -18,6 +18,8 @@ import type { WafDetection } from "../../../analyses/waf/WafDetection"
 import type { EmailSecurity } from "../../../analyses/mail/EmailSecurity"
 import type { TlsScan } from "../../../analyses/tls/TlsScan"
 import type { SubdomainTakeover } from "../../../analyses/takeover/SubdomainTakeover"
+import type { DomainAudit } from "../../../analyses/audit/DomainAudit"
+import type { AppConfigShape } from "../../../platform/Config"
 
 /** Every service a run of any kind may use (provided by the scheduler's layer). */
 export type MonitorRunServices =
@@ -33,6 +35,7 @@ export type MonitorRunServices =
   | EmailSecurity
   | TlsScan
   | SubdomainTakeover
+  | DomainAudit
 
 export interface KindSpec<C> {
   /** The conditions the kind accepts; names it does not know are refused (400). */
@@ -45,8 +48,8 @@ export interface KindSpec<C> {
   readonly target: (raw: string) => TargetResult
   /** What the target guard judges: the URL, and whether a run connects to it (else the name only). */
   readonly guard: (target: string) => { readonly url: string; readonly connects: boolean }
-  /** The run's deadline when it is not OPERATION_DEADLINE_MS (as the kind's REST operation). */
-  readonly deadlineMs?: number
+  /** The run's deadline when it is not OPERATION_DEADLINE_MS (as the kind's REST operation), or how the configuration gives it. */
+  readonly deadlineMs?: number | ((config: AppConfigShape) => number)
   /** The kind's service on the target: its report, or why there is none. */
   readonly run: (target: string, conditions: C, orgId: string) => Effect.Effect<unknown, unknown, MonitorRunServices>
   /** Pure: the verdict of the conditions on the report, with the trimmed report a result keeps. */

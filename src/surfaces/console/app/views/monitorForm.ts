@@ -117,6 +117,15 @@ export const KINDS: Record<string, KindForm> = {
     target: "example.com",
     factor: 10,
     conditions: [{ name: "new_candidate_confidence_at_least", label: "New candidate of confidence", type: "choice", options: ["confirmed", "potential", "unlikely"], optional: true }]
+  },
+  audit: {
+    label: "Domain audit",
+    target: "example.com",
+    factor: 10,
+    conditions: [
+      { name: "grade_below", label: "Grade below", type: "choice", options: GRADES, optional: true },
+      { name: "check_failed", label: "Checks that must pass", type: "list", hint: "one check id per line, e.g. mail_spf, web_hsts, exposure_takeover" }
+    ]
   }
 }
 
