@@ -22,6 +22,11 @@ const mergedIssues = (issues: ReadonlyArray<DecodeIssue>): Array<{ path: string;
     const message = i.message.length > 300 ? `${i.message.slice(0, 300)}…` : i.message
     byPath.set(path, [...(byPath.get(path) ?? []), message])
   }
+  // An optional list whose item fails: the union's "Expected undefined" sits at the list's path,
+  // the real complaint at the item's (`sections.1`); the first says nothing.
+  for (const [path, messages] of byPath) {
+    if (messages.every((m) => /^Expected undefined/.test(m)) && [...byPath.keys()].some((p) => p.startsWith(`${path}.`))) byPath.delete(path)
+  }
   return [...byPath].map(([path, messages]) => {
     // An optional field's union adds "Expected undefined" beside the real complaint.
     const real = messages.length > 1 ? messages.filter((m) => !/^Expected undefined/.test(m)) : messages

@@ -50,7 +50,8 @@ const mirrors = {
   email_security: "/v1/security/email",
   tls_scan: "/v1/security/tls",
   security_headers: "/v1/security/headers",
-  subdomain_takeover: "/v1/security/takeover"
+  subdomain_takeover: "/v1/security/takeover",
+  domain_audit: "/v1/domain/audit"
 } as const
 type Tool = keyof typeof mirrors
 
@@ -93,7 +94,12 @@ const badInputs = (): ReadonlyArray<readonly [Tool, Record<string, unknown>, str
   ["subdomain_takeover", { domain: "192.0.2.1" }, "invalid_request"],
   ["subdomain_takeover", { domain: "good.test", names: ["x.other.test"] }, "invalid_request"],
   ["subdomain_takeover", { domain: "good.test", names: Array.from({ length: 101 }, (_, i) => `n${i}.good.test`) }, "invalid_request"],
-  ["subdomain_takeover", { domain: "missing.test" }, "not_found"]
+  ["subdomain_takeover", { domain: "missing.test" }, "not_found"],
+  ["domain_audit", { domain: "192.0.2.1" }, "invalid_request"],
+  ["domain_audit", { domain: "good.test", sections: ["web", "nope"] }, "invalid_request"],
+  ["domain_audit", { domain: "good.test", sections: [] }, "invalid_request"],
+  ["domain_audit", { domain: "good.test", sections: ["web", "mail", "dns", "exposure", "web"] }, "invalid_request"],
+  ["domain_audit", { domain: "missing.test" }, "not_found"]
 ]
 
 describe("the same bad input, the same error", () => {

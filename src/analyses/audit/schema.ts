@@ -70,7 +70,7 @@ export const DomainAuditReport = Schema.Struct({
   findings: Schema.Array(AuditFinding).annotations({ description: "one per failed check, most severe first" }),
   recommendations: Schema.Array(Schema.String),
   limitations: Schema.Array(Schema.String)
-}).annotations({ identifier: "DomainAuditReport" })
+})
 
 export type AuditCheck = typeof AuditCheck.Type
 export type AuditSection = typeof AuditSection.Type

@@ -21,11 +21,11 @@ export const AuditInputs = operationInputs({
   domain: Param.text(DomainParam, { description: "The domain to audit, e.g. example.com" }),
   sections: Param.list({
     item: SectionName,
-    maxItems: SECTIONS.length * 2,
-    tooMany: `at most ${SECTIONS.length * 2} sections`,
+    maxItems: SECTIONS.length,
+    tooMany: `at most ${SECTIONS.length} sections`,
     tooFew: `name at least one section of ${SECTIONS.join(", ")}`,
     optional: true,
-    description: `The sections to run, of ${SECTIONS.join(", ")} (a comma list in a query string); default all`
+    description: `The sections to run, at most ${SECTIONS.length}, each one of ${SECTIONS.join(", ")} (a comma list in a query string); default all`
   }),
   // As email security's: the same name, default and spellings.
   starttls: EmailSecurityInputs.params.starttls
