@@ -57,8 +57,8 @@ export const answerMarginMs = (deadlineMs: number) => Math.min(1500, Math.round(
 const reasonOf = (e: unknown): string =>
   typeof e === "object" && e !== null && "message" in e && typeof e.message === "string" && e.message !== "" ? e.message : String(e)
 
-/** The addresses of an answer set of type A or AAAA. */
-const addressesOf = (ans: DnsAnswerSet): ReadonlyArray<string> => [...dataOf(ans.answers, "A"), ...dataOf(ans.answers, "AAAA")]
+/** The addresses of an answer set of type A or AAAA, sorted (a resolver rotates them). */
+const addressesOf = (ans: DnsAnswerSet): ReadonlyArray<string> => [...dataOf(ans.answers, "A"), ...dataOf(ans.answers, "AAAA")].sort()
 
 /** Two blocklist reports of this audit as one: the domain's, and its web addresses' where the web host is another name. */
 const mergeBlocklist = (base: BlocklistReport, more: ReadonlyArray<BlocklistReport>): BlocklistReport => ({

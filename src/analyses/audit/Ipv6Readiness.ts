@@ -53,7 +53,8 @@ export const makeIpv6Readiness = Effect.gen(function*() {
       )
     )
   const addresses = (name: string, type: "A" | "AAAA") =>
-    Effect.map(lookup(name, type), (ans): ReadonlyArray<string> => dataOf(ans.answers, type).slice(0, MAX_ADDRESSES))
+    // Sorted: a resolver rotates the records it answers, and the report would follow it.
+    Effect.map(lookup(name, type), (ans): ReadonlyArray<string> => [...new Set(dataOf(ans.answers, type))].sort().slice(0, MAX_ADDRESSES))
 
   const tryPorts = (address: string): Effect.Effect<AddressProbe> =>
     allowed(address)
@@ -104,7 +105,7 @@ export const makeIpv6Readiness = Effect.gen(function*() {
   const zoneNameservers = (name: string): Effect.Effect<{ readonly zone: string; readonly ns: ReadonlyArray<string> }, ObservationFailed> =>
     Effect.flatMap(lookup(name, "NS"), (ans) => {
       const ns = dataOf(ans.answers, "NS").map((n) => n.toLowerCase())
-      if (ns.length > 0) return Effect.succeed({ zone: name, ns: [...new Set(ns)].slice(0, MAX_NAMESERVERS) })
+      if (ns.length > 0) return Effect.succeed({ zone: name, ns: [...new Set(ns)].sort().slice(0, MAX_NAMESERVERS) })
       const dot = name.indexOf(".")
       return dot < 0 ? Effect.fail(new ObservationFailed({ reason: `no NS record at or above ${name}` })) : zoneNameservers(name.slice(dot + 1))
     })

@@ -85,6 +85,7 @@ const keys = {
   free: (await services.main.newKey("free")).key,
   faulty: (await services.faulty.newKey("developer")).key,
   broken: (await services.broken.newKey("developer")).key,
+  brokenPro: (await services.broken.newKey("pro")).key,
   guarded: (await services.guarded.newKey("developer")).key
 }
 

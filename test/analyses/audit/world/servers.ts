@@ -10,6 +10,8 @@ import type { TestPki } from "../../../support/tls"
 import { ADDR, DOMAINS } from "./zones"
 
 const DAY = 86_400_000
+// Fixed for the life of the world, so two audits of a site read the same file.
+const STARTED = Date.now()
 
 /** The page of a site, the same over both families. */
 export const page = (host: string) =>
@@ -44,7 +46,7 @@ type Site = (host: string, scheme: Scheme, path: string) => Response
 const goodSite: Site = (host, scheme, path) => {
   if (host.startsWith("mta-sts.")) return scheme === "https" ? mtaSts(host) : Response.redirect(`https://${host}${path}`, 301)
   if (scheme === "http") return new Response(null, { status: 301, headers: { location: `https://${host}${path}` } })
-  if (path === "/.well-known/security.txt") return new Response(securityTxt(host, Date.now() + 200 * DAY), { headers: { "content-type": "text/plain; charset=utf-8" } })
+  if (path === "/.well-known/security.txt") return new Response(securityTxt(host, STARTED + 200 * DAY), { headers: { "content-type": "text/plain; charset=utf-8" } })
   if (path !== "/") return new Response("not found", { status: 404, headers: STRICT_HEADERS })
   return new Response(page(host), { headers: STRICT_HEADERS })
 }
@@ -55,7 +57,7 @@ const otherSite: Site = () => new Response(defaultPage, { headers: { "content-ty
 /** www.weak.lab over IPv4: redirects to https, where HSTS lasts five minutes and security.txt has expired. */
 const selfSite: Site = (host, scheme, path) => {
   if (scheme === "http") return new Response(null, { status: 301, headers: { location: `https://${host}${path}` } })
-  if (path === "/.well-known/security.txt") return new Response(securityTxt(host, Date.now() - 30 * DAY), { headers: { "content-type": "text/plain" } })
+  if (path === "/.well-known/security.txt") return new Response(securityTxt(host, STARTED - 30 * DAY), { headers: { "content-type": "text/plain" } })
   return new Response(page(host), { headers: { "content-type": "text/html", "strict-transport-security": "max-age=300" } })
 }
 

@@ -15,7 +15,15 @@ export type ServiceName = "main" | "faulty" | "broken" | "guarded"
 export interface AuditWorld {
   /** http://127.0.0.1:<port> of each service. */
   readonly url: Readonly<Record<ServiceName, string>>
-  readonly keys: { readonly developer: string; readonly pro: string; readonly free: string; readonly faulty: string; readonly broken: string; readonly guarded: string }
+  readonly keys: {
+    readonly developer: string
+    readonly pro: string
+    readonly free: string
+    readonly faulty: string
+    readonly broken: string
+    readonly brokenPro: string
+    readonly guarded: string
+  }
   /** GET or POST against a service, with a Bearer key. */
   readonly call: (service: ServiceName, path: string, key: string, init?: RequestInit) => Promise<Response>
   readonly stop: () => Promise<void>
@@ -70,3 +78,11 @@ export const startAuditWorld = async (): Promise<AuditWorld> => {
     }
   }
 }
+
+let shared: Promise<AuditWorld> | undefined
+
+/**
+ * One world for every test file of a run (bun test runs them in one process): it goes when the
+ * run does (the child stops when its stdin closes).
+ */
+export const sharedAuditWorld = (): Promise<AuditWorld> => (shared ??= startAuditWorld())
