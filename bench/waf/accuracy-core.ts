@@ -134,8 +134,8 @@ export const runAccuracy = async (opts: { readonly concurrency?: number; readonl
       providerCases++
       if (c.shows.every((v) => oursSet.has(v))) oursFound++
       if (c.shows.every((v) => p.ours.has(v))) peerFound++
-      if ((c.waf ? body.primaryProvider : body.providers[0]?.name) === c.shows[0]) oursPrimary++
-      if (p.first === c.shows[0]) peerPrimary++
+      if (c.waf && body.primaryProvider === c.shows[0]) oursPrimary++
+      if (c.waf && p.first === c.shows[0]) peerPrimary++
     }
     const line = `${c.id.padEnd(34)} shows ${(c.shows.join(" + ") || "nothing").padEnd(44)} domain-intel ${[...oursSet].join(", ") || "-"} | wafw00f ${[...p.ours].join(", ") || (p.unmapped ? "(unmapped name)" : p.generic ? "(generic)" : "-")}`
     lines.push(line)
@@ -158,8 +158,8 @@ export const runAccuracy = async (opts: { readonly concurrency?: number; readonl
   const summary = [
     `WAF replica corpus: ${cases.length} cases (${providerCases} with providers over ${vendors.length} vendors, ${cleanCases} plain origins and vendor-mention pages)`,
     `WAF verdict: ${wafCases} cases with a WAF, ${noWafCases} without (${cleanCases} clean pages, ${noWafCases - cleanCases} CDNs, hosts and load balancers seen without a block)`,
-    `domain-intel: WAF found in ${oursWafFound}/${wafCases}, WAF claimed on ${oursWafClaims}/${noWafCases} cases without one; every shown provider named in ${oursFound}/${providerCases} cases, primary right in ${oursPrimary}/${providerCases}, anything listed on ${oursCleanFp}/${cleanCases} clean pages; vendors with precision and recall 1.00: ${rows.filter((r) => perfect(r.op, r.or)).length}/${vendors.length}; macro recall ${mean(rows.map((r) => r.or)).toFixed(3)}; ${(oursMs / cases.length).toFixed(1)} ms per case`,
-    `wafw00f 2.2 -a: WAF found in ${peerWafFound}/${wafCases}, WAF claimed on ${peerWafClaims}/${noWafCases} cases without one; every shown provider named in ${peerFound}/${providerCases} cases, first name right in ${peerPrimary}/${providerCases}, anything named on ${peerCleanFp}/${cleanCases} clean pages; vendors with precision and recall 1.00: ${rows.filter((r) => perfect(r.wp, r.wr)).length}/${vendors.length} (${Object.keys(WAFW00F_NAMES).length} of the vendors have a wafw00f 2.2 plugin); macro recall ${mean(rows.map((r) => r.wr)).toFixed(3)}; names outside our table ${peerUnmapped}; ${(peerMs / cases.length).toFixed(0)} ms per case (wall, ${opts.concurrency ?? 3} at once)`
+    `domain-intel: WAF found in ${oursWafFound}/${wafCases}, WAF claimed on ${oursWafClaims}/${noWafCases} cases without one; every shown provider named in ${oursFound}/${providerCases} cases, primaryProvider right in ${oursPrimary}/${wafCases} WAF cases, anything listed on ${oursCleanFp}/${cleanCases} clean pages; vendors with precision and recall 1.00: ${rows.filter((r) => perfect(r.op, r.or)).length}/${vendors.length}; macro recall ${mean(rows.map((r) => r.or)).toFixed(3)}; ${(oursMs / cases.length).toFixed(1)} ms per case`,
+    `wafw00f 2.2 -a: WAF found in ${peerWafFound}/${wafCases}, WAF claimed on ${peerWafClaims}/${noWafCases} cases without one; every shown provider named in ${peerFound}/${providerCases} cases, first name right in ${peerPrimary}/${wafCases} WAF cases, anything named on ${peerCleanFp}/${cleanCases} clean pages; vendors with precision and recall 1.00: ${rows.filter((r) => perfect(r.wp, r.wr)).length}/${vendors.length} (${Object.keys(WAFW00F_NAMES).length} of the vendors have a wafw00f 2.2 plugin); macro recall ${mean(rows.map((r) => r.wr)).toFixed(3)}; names outside our table ${peerUnmapped}; ${(peerMs / cases.length).toFixed(0)} ms per case (wall, ${opts.concurrency ?? 3} at once)`
   ].join("\n")
   return { lines, markdown, summary }
 }

@@ -63,6 +63,8 @@ export const HIGH_CONFIDENCE = 0.8
 export const MEDIUM_CONFIDENCE = 0.5
 
 const BODY_SCAN = 256 * 1024
+/** Block and challenge pages are small: the text form is tried on pages up to this size only. */
+const TEXT_SCAN = 64 * 1024
 
 const cookieName = (c: string) => c.split(";")[0].split("=")[0].trim()
 /**
@@ -112,7 +114,7 @@ const matchSignature = (sig: Signature, r: ObservedResponse, page: Page): string
     case "body": {
       if (sig.refusalOnly && r.status < 400) return null
       let m = sig.pattern.exec(page.html)
-      if (m === null && page.html.length > 0) {
+      if (m === null && page.html.length > 0 && page.html.length <= TEXT_SCAN) {
         page.text ??= pageText(page.html)
         m = sig.pattern.exec(page.text)
       }
