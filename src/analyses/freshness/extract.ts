@@ -87,9 +87,13 @@ export const extractSignals = (html: string, url: string): Extraction => {
     timeSignal(el, tag, cls, region, hinted, push)
     const isBlock = blockTags.has(tag)
     if (isBlock) flush()
+    // Inline elements side by side (`<span>Jan Nowak</span><span>23 listopada 2020</span>`) are
+    // set apart on screen by styling: a space keeps their words from running together.
+    else if (buf.length > 0 && !/\s$/.test(buf)) buf += " "
     for (const k of el.childNodes) visit(k, next, depth + 1)
     if (el.tagName === "template") return
     if (isBlock) flush()
+    else if (buf.length > 0 && !/\s$/.test(buf)) buf += " "
   }
 
   visit(doc, { boiler: false, comment: false, hinted: false, link: false, main: false, article: false }, 0)
