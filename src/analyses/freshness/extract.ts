@@ -10,7 +10,7 @@
  */
 import { parse } from "parse5"
 import type { DefaultTreeAdapterMap } from "parse5"
-import { urlDate } from "./parse/dates"
+import { type NumericOrder, urlDate } from "./parse/dates"
 import { extractJsonLd, scanSource } from "./scripts"
 import { microdataSignal, timeSignal } from "./signals/elements"
 import { metaSignal } from "./signals/meta"
@@ -25,6 +25,24 @@ export type { DateType } from "./parse/dates"
 export { shownDay } from "./signals/elements"
 export { DATELINE_SLACK, isDateline, MAX_DATELINES } from "./signals/text"
 export type { Extraction, RawSignal } from "./signals/types"
+
+/**
+ * How the page writes all-numeric dates: month first when some date on it can only be read month
+ * first (04/15/2019, 03-15-2011) and none only day first, or, with no such evidence, when the page
+ * declares US English. Dotted dates (12.03.2024) are always day first.
+ */
+export const numericOrder = (html: string, lang: string): NumericOrder => {
+  let monthFirst = 0, dayFirst = 0
+  const re = /(?<![\d/.-])(\d{1,2})([/-])(\d{1,2})\2(?:19|20)\d{2}(?!\d)/g
+  let g: RegExpExecArray | null
+  let n = 0
+  while ((g = re.exec(html)) !== null && n++ < 200) {
+    const a = Number(g[1]), b = Number(g[3])
+    if (a <= 12 && b > 12 && b <= 31) monthFirst++
+    else if (a > 12 && a <= 31 && b <= 12) dayFirst++
+  }
+  return { monthFirst: monthFirst > dayFirst || (monthFirst === 0 && dayFirst === 0 && /^en-us$/i.test(lang.trim())) }
+}
 
 /** Extracts every date signal of a page. `html` should already be capped by the caller. */
 export const extractSignals = (html: string, url: string): Extraction => {
@@ -48,6 +66,7 @@ export const extractSignals = (html: string, url: string): Extraction => {
     bufCtx = null
   }
 
+  let lang = ""
   const visit = (node: Node, ctx: Ctx, depth: number): void => {
     if (depth > 400) return
     if (node.nodeName === "#text") {
@@ -66,6 +85,7 @@ export const extractSignals = (html: string, url: string): Extraction => {
     }
     const el = node as Element
     const tag = el.tagName
+    if (tag === "html") lang = attr(el, "lang") ?? ""
     if (tag === "meta") {
       metaSignal(el, push)
       return
@@ -102,7 +122,7 @@ export const extractSignals = (html: string, url: string): Extraction => {
   // JSON-LD
   for (const block of ldBlocks) extractJsonLd(block, (source, type, date, inArticle) =>
     push({ source, type, date, region: inArticle ? "structured" : "boilerplate" }))
-  const copyrightYear = textSignals(textParts, push)
+  const copyrightYear = textSignals(textParts, push, numericOrder(html, lang))
   // Last resort, like a reader searching the source: dates in scripts, attributes and file names.
   scanSource(html, (date, source, type) => push({ source, type, date, region: "main" }))
   return { signals, copyrightYear, title }

@@ -111,7 +111,10 @@ export const selectDates = (raw: ReadonlyArray<RawSignal>, nowMs: number): Selec
         const hour = p.date.time ? Number(p.date.time.slice(0, 2)) : -1
         const utc = p.date.offset === "Z" || p.date.offset === "+00:00"
         const updates = signals.filter((s) => s.type === "modified" && s.tier < 99 && !offPage(s) && s.source !== "text:relative")
-        const near = !utc || hour < 0 ? undefined : signals.find((s) => {
+        // A visible dateline that states the stamp's own day confirms it: a neighbouring day shown
+        // elsewhere is another item's (a related story's), not the stamp in local time.
+        const confirmed = signals.some((s) => s.tier >= 2 && s.tier <= 4 && s.type !== "modified" && dayKey(s.date) === dayKey(p.date))
+        const near = !utc || hour < 0 || confirmed ? undefined : signals.find((s) => {
           if (s.tier < 2 || s.tier > 4) return false
           // With a time of its own, the dateline must state the same moment (same minutes; time
           // zones shift whole hours, a few by half an hour): another time is another event, often the update.

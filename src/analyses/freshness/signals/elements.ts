@@ -19,8 +19,15 @@ export const microdataSignal = (el: Element, itemprop: string, comment: boolean,
   }
 }
 
+/**
+ * Custom elements that render a <time> (GitHub's relative-time and local-time, time-ago widgets):
+ * their datetime attribute is the stamp, their text a rendering of it.
+ */
+const timeTags = new Set(["time", "relative-time", "local-time", "time-ago"])
+
 /** <time datetime>, <abbr title>, or an hAtom-classed element with a title or datetime. */
-export const timeSignal = (el: Element, tag: string, cls: string, region: RawSignal["region"], hinted: boolean, push: Push) => {
+export const timeSignal = (el: Element, rawTag: string, cls: string, region: RawSignal["region"], hinted: boolean, push: Push) => {
+  const tag = timeTags.has(rawTag) ? "time" : rawTag
   const hatom = /(?:^|\s)(?:published|updated|entry-date|dtstart|post-date|tweet-timestamp|timestamp)(?:\s|$)/i.test(cls)
   if (tag === "time" || tag === "abbr" || (hatom && (attr(el, "title") !== undefined || attr(el, "datetime") !== undefined))) {
     const v = attr(el, "datetime") ?? (tag !== "time" ? attr(el, "title") : undefined)
@@ -28,7 +35,8 @@ export const timeSignal = (el: Element, tag: string, cls: string, region: RawSig
     const d = stamp && tag === "time" ? shownDay(stamp, textOf(el)) : stamp
     if (d && v && /\d{4}/.test(v)) {
       const clsl = cls.toLowerCase()
-      const type: DateType = /updated|modified|aktualisiert/.test(clsl) && !/published/.test(clsl) ? "modified" : "published"
+      // A change log's dates (`published-dates__change-date`) are changes, whatever the component is called.
+      const type: DateType = /change-?date|changed/.test(clsl) || (/updated|modified|aktualisiert/.test(clsl) && !/published/.test(clsl)) ? "modified" : "published"
       const pub = attr(el, "pubdate") !== undefined || /published|entry-date|pubdate|post-date/.test(clsl)
       push({ source: tag === "time" ? (pub ? "time-element:pubdate" : "time-element") : tag === "abbr" ? "abbr-element" : "title-attribute", type, date: d, region, hinted: hinted || pub })
     }

@@ -1,5 +1,5 @@
 /** Dates written in the page's text: datelines, date links, relative expressions, copyright lines. */
-import { type DateType, findRelative, findTextDates } from "../parse/dates"
+import { type DateType, findRelative, findTextDates, type NumericOrder } from "../parse/dates"
 import type { Ctx, Push, RawSignal } from "./types"
 
 /** Characters besides the date that a block may hold and still be a dateline ("Posted on", "Stand:"). */
@@ -18,12 +18,12 @@ export interface TextPart {
 }
 
 /** Pushes the text parts' signals; returns the highest copyright year seen (null when none). */
-export const textSignals = (textParts: ReadonlyArray<TextPart>, push: Push): number | null => {
+export const textSignals = (textParts: ReadonlyArray<TextPart>, push: Push, order: NumericOrder = {}): number | null => {
   let copyrightYear: number | null = null
   // Text: copyright lines, relative expressions, written dates.
   const parts = textParts.map((part) => {
     const text = part.text.replace(/\s+/g, " ")
-    const found = findTextDates(text, 40)
+    const found = findTextDates(text, 40, order)
     return { part, text, found, dateline: isDateline(text, found) && !part.ctx.link && !part.ctx.hinted && !part.ctx.boiler && !part.ctx.comment }
   })
   // A block whose whole text is one date is a dateline, as telling as an element whose class says
