@@ -12,7 +12,7 @@ import { parse } from "parse5"
 import type { DefaultTreeAdapterMap } from "parse5"
 import { type NumericOrder, urlDate } from "./parse/dates"
 import { extractJsonLd, scanSource } from "./scripts"
-import { microdataSignal, timeSignal } from "./signals/elements"
+import { microdataSignal, rdfaSignal, timeSignal } from "./signals/elements"
 import { metaSignal } from "./signals/meta"
 import { attr, blockTags, enter, sameCtx, skipTags } from "./signals/regions"
 import { type TextPart, textSignals } from "./signals/text"
@@ -104,6 +104,7 @@ export const extractSignals = (html: string, url: string): Extraction => {
     const itemprop = (attr(el, "itemprop") ?? "").toLowerCase()
     const { next, region, hinted, comment } = enter(tag, cls, itemprop, ctx)
     microdataSignal(el, itemprop, comment, push)
+    rdfaSignal(el, comment, push)
     timeSignal(el, tag, cls, region, hinted, push)
     const isBlock = blockTags.has(tag)
     if (isBlock) flush()

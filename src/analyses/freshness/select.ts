@@ -23,6 +23,8 @@ export interface Signal {
   readonly region: RawSignal["region"]
   readonly hinted: boolean
   readonly tier: number
+  /** Introduced as the page's own last change ("Last updated on …"). */
+  readonly pageUpdate?: boolean
 }
 
 export interface Selection {
@@ -33,7 +35,7 @@ export interface Selection {
 }
 
 const structuredPublished = (s: RawSignal) =>
-  (s.source.startsWith("meta:") || s.source.startsWith("json-ld:") || s.source.startsWith("microdata:")) && s.type === "published"
+  (s.source.startsWith("meta:") || s.source.startsWith("json-ld:") || s.source.startsWith("microdata:") || s.source.startsWith("rdfa:")) && s.type === "published"
 
 /**
  * Reliability tier for a publication date (lower is better; the README (Page intelligence) has the table):
@@ -64,6 +66,8 @@ export const publishTier = (s: RawSignal): number => {
     return s.hinted ? 2 : 3
   }
   if (s.source === "text:date-element") return s.type === "modified" ? 7 : 4
+  // An event or a deadline named in the text ("due 27.10.2009", "Anmeldeschluss: …") is no page date.
+  if (s.event && (s.source === "text" || s.source === "text:date-element")) return 8
   if (s.source === "text") return s.type === "modified" ? 7 : 6
   // A date link in the article's own date element ("Posted on <a>5 March 2024</a>", linking to the
   // day's archive) reads as a dateline; other link dates are teasers.
@@ -90,7 +94,7 @@ export const selectDates = (raw: ReadonlyArray<RawSignal>, nowMs: number): Selec
       continue
     }
     if (r.source === "url:year-month") continue
-    signals.push({ source: r.source, type: r.type, date, order: r.order, region: r.region, hinted: r.hinted ?? false, tier: publishTier(r) })
+    signals.push({ source: r.source, type: r.type, date, order: r.order, region: r.region, hinted: r.hinted ?? false, tier: publishTier(r), ...(r.pageUpdate ? { pageUpdate: true } : {}) })
   }
   const yearMonth = raw.find((r) => r.source === "url:year-month")
 
@@ -154,11 +158,12 @@ export const selectDates = (raw: ReadonlyArray<RawSignal>, nowMs: number): Selec
   }
 
   if (publish) publish = updateDateline(publish, signals)
+  if (publish) publish = pageUpdateLine(publish, signals)
 
   // Modification date: structured modified, then Last-Modified, then text "updated".
   const mods = signals.filter((s) => s.type === "modified" && !offPage(s))
   const modRank = (s: Signal) =>
-    s.source.startsWith("json-ld") || s.source.startsWith("microdata") ? 0
+    s.source.startsWith("json-ld") || s.source.startsWith("microdata") || s.source.startsWith("rdfa:") ? 0
       : s.source.startsWith("meta:") ? 1
       : s.source.startsWith("time") ? 2
       : s.source === "text:relative" ? 3
@@ -251,6 +256,17 @@ export const updateDateline = (p: Signal, signals: ReadonlyArray<Signal>): Signa
   if (!line) return p
   if (p.tier < 5.5 && signals.some((s) => isVisible(s) && s.region === "main" && dayKey(s.date) === dayKey(p.date))) return p
   return line
+}
+
+/**
+ * A page whose strongest publication candidate is weak (a date in running text, a related item's,
+ * a modification or link date, the source) but which states its own last change ("Last updated on
+ * Mar 03, 2022" under a documentation page, "This page was last edited on 3 March 2023", "last
+ * change: 06.10.2009"): that statement dates the page; the other dates are what the text is about.
+ */
+export const pageUpdateLine = (p: Signal, signals: ReadonlyArray<Signal>): Signal => {
+  if (p.tier < 5.5) return p
+  return signals.find((s) => s.pageUpdate && s.region !== "comment" && s.tier < 99) ?? p
 }
 
 const sameMinute = (a: string, b: string) => {

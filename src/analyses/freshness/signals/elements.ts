@@ -19,6 +19,25 @@ export const microdataSignal = (el: Element, itemprop: string, comment: boolean,
   }
 }
 
+/** RDFa date properties (Drupal 7 writes `<span property="dc:date dc:created" content="…">` around its byline). */
+const rdfaDates: ReadonlyArray<readonly [RegExp, DateType, string]> = [
+  [/(?:^|\s)(?:dc|dcterms):(?:date|created|issued)(?:\s|$)|(?:^|\s)(?:schema:)?datePublished(?:\s|$)/i, "published", "rdfa:datePublished"],
+  [/(?:^|\s)(?:dc|dcterms):modified(?:\s|$)|(?:^|\s)(?:schema:)?dateModified(?:\s|$)/i, "modified", "rdfa:dateModified"]
+]
+
+/** An element (not <meta>, read in meta.ts) with an RDFa date property and its content attribute. */
+export const rdfaSignal = (el: Element, comment: boolean, push: Push) => {
+  const property = attr(el, "property")
+  const content = attr(el, "content")
+  if (!property || !content) return
+  for (const [re, type, source] of rdfaDates) {
+    if (!re.test(property)) continue
+    const d = parseStructured(content)
+    if (d) push({ source, type, date: d, region: comment ? "comment" : "structured" })
+    return
+  }
+}
+
 /**
  * Custom elements that render a <time> (GitHub's relative-time and local-time, time-ago widgets):
  * their datetime attribute is the stamp, their text a rendering of it.

@@ -10,6 +10,19 @@ export const MAX_DATELINES = 3
 export const isDateline = (text: string, found: ReadonlyArray<{ readonly text: string }>) =>
   found.length === 1 && text.trim().length - found[0].text.length <= DATELINE_SLACK
 
+/** Words that introduce a modification date just before it. */
+const UPDATE = /(updated|aktualisiert|modified|geändert|actualizado|mis à jour|mise à jour|last edited|stand|atualizado|aggiornato|bijgewerkt|更新日?|수정)\s*[:：]?\s*(am|on|le|el|em|il|op)?\s*$/
+/**
+ * Words that introduce the page's own last change, wherever on the page (a footer's "Last
+ * updated on", a wiki's "This page was last edited on", a hand-written page's "last change:").
+ */
+const PAGE_UPDATE = /(?:last\s+(?:updated|update|modified|edited|changed?|revised|reviewed)|page\s+updated|letzte\s+änderung|zuletzt\s+(?:geändert|aktualisiert|bearbeitet)|dernière\s+(?:mise à jour|modification)|última\s+(?:actualización|modificación|atualização)|ultimo\s+aggiornamento|laatst\s+(?:gewijzigd|bijgewerkt)|最終更新日?)(?:\s+(?:on|am|le|el|em|il|op|at))?\s*[:：]?\s*(?:on|am|le|el|em|il|op)?\s*$/
+/**
+ * Words that introduce an event or a deadline rather than the page's date: "due 27.10.2009",
+ * "open until", "Anmeldeschluss:", "jusqu'au", "hasta el".
+ */
+const EVENT = /(?:\bdue|\bdeadline|\buntil|\btill|\bcloses?(?:\s+on)?|\bbis(?:\s+(?:zum|spätestens))?|anmeldeschluss|einsendeschluss|abgabe(?:termin)?|\bfrist|jusqu['’]au|date limite|hasta(?:\s+el)?|plazo|fino al|scadenza|tot en met|uiterlijk)\s*[:：]?\s*(?:on|am|le|el|the)?\s*$/
+
 /** A run of text in one context, at its place in the document. */
 export interface TextPart {
   readonly text: string
@@ -24,7 +37,8 @@ export const textSignals = (textParts: ReadonlyArray<TextPart>, push: Push, orde
   const parts = textParts.map((part) => {
     const text = part.text.replace(/\s+/g, " ")
     const found = findTextDates(text, 40, order)
-    return { part, text, found, dateline: isDateline(text, found) && !part.ctx.link && !part.ctx.hinted && !part.ctx.boiler && !part.ctx.comment }
+    const eventOnly = found.length === 1 && EVENT.test(text.slice(Math.max(0, found[0].index - 40), found[0].index).toLowerCase())
+    return { part, text, found, dateline: isDateline(text, found) && !eventOnly && !part.ctx.link && !part.ctx.hinted && !part.ctx.boiler && !part.ctx.comment }
   })
   // A block whose whole text is one date is a dateline, as telling as an element whose class says
   // "date"; many of them are a list (an archive, results, events), which tells nothing.
@@ -50,8 +64,12 @@ export const textSignals = (textParts: ReadonlyArray<TextPart>, push: Push, orde
       const before = text.slice(Math.max(0, f.index - 40), f.index)
       const isCopyright = /©|copyright|\(c\)/i.test(before)
       const lower = before.toLowerCase()
-      const type: DateType = /(updated|aktualisiert|modified|geändert|actualizado|mis à jour|mise à jour|last edited|stand)\s*:?\s*(am|on|le|el)?\s*$/.test(lower) ? "modified" : "published"
+      const pageUpdate = PAGE_UPDATE.test(lower)
+      const event = !pageUpdate && EVENT.test(lower)
+      const type: DateType = pageUpdate || UPDATE.test(lower) ? "modified" : "published"
       push({
+        ...(pageUpdate ? { pageUpdate } : {}),
+        ...(event ? { event } : {}),
         source: part.ctx.link ? "text:link" : part.ctx.hinted || dateline ? "text:date-element" : "text",
         type,
         date: f.date,

@@ -11,6 +11,10 @@ export interface RawSignal {
   readonly region: "head" | "structured" | "main" | "boilerplate" | "comment" | "copyright"
   /** For text and time signals: the element carries a date-ish class, id or itemprop. */
   readonly hinted?: boolean
+  /** Text introduced as the page's own last change ("Last updated on", "last edited on", "letzte Änderung"). */
+  readonly pageUpdate?: boolean
+  /** Text introduced as an event or a deadline ("due", "until", "bis", "Anmeldeschluss"): not the page's date. */
+  readonly event?: boolean
   /** Relative expression: days before "now" (resolved by the analysis, which owns the clock). */
   readonly relativeDays?: number
   readonly raw?: string
