@@ -106,7 +106,7 @@ export const selectDates = (raw: ReadonlyArray<RawSignal>, nowMs: number): Selec
     if (best.tier === 1) {
       // Several structured dates: prefer the earliest (updates re-stamp some of them).
       const same = byTier.filter((s) => s.tier === 1)
-      publish = same[0]
+      publish = shownStructured(same, signals)
       publish = localStatement(publish, same)
       {
         // A visible dateline one day off the structured stamp: the stamp was converted to another
@@ -228,6 +228,18 @@ const shownUpdate = (p: Signal, signals: ReadonlyArray<Signal>): Signal => {
 }
 
 const toEpochDay = (d: DayDate) => Math.round(Date.UTC(d.y, d.m - 1, d.d) / 86400000)
+
+/**
+ * Several structured publication dates on different days (a CMS's created stamp beside the
+ * article's datePublished): the one whose day the page's first visible dateline states is the
+ * page's; otherwise the first in document order.
+ */
+export const shownStructured = (structured: ReadonlyArray<Signal>, signals: ReadonlyArray<Signal>): Signal => {
+  const first = structured[0]
+  if (structured.every((s) => dayKey(s.date) === dayKey(first.date))) return first
+  const line = signals.filter((v) => v.tier >= 2 && v.tier <= 4 && v.type !== "modified").sort((a, b) => a.order - b.order)[0]
+  return line === undefined ? first : structured.find((s) => dayKey(s.date) === dayKey(line.date)) ?? first
+}
 
 const isUtc = (d: DayDate) => d.offset === "Z" || d.offset === "+00:00"
 /**
