@@ -213,6 +213,23 @@ const textPatterns: ReadonlyArray<{ re: RegExp; build: (g: RegExpExecArray, orde
       return mk(y, mo, d, time)
     }
   },
+  // A range of days in one month, 14. - 20. Januar 2022, 12–14 June 2024: its first day (the
+  // week a report covers, an event's opening day).
+  {
+    re: new RegExp(`(?<![\\p{L}\\d.])(\\d{1,2})\\.?\\s*[-–—]\\s*(\\d{1,2})\\.?\\s*${M},?\\s+(\\d{4})(?![\\d])`, "giu"),
+    build: (g) => {
+      const mo = monthOf(g[3])
+      return mo && Number(g[1]) < Number(g[2]) && validDay(Number(g[4]), mo, Number(g[2])) ? mk(Number(g[4]), mo, Number(g[1])) : undefined
+    }
+  },
+  // March 3–5, 2024
+  {
+    re: new RegExp(`(?<![\\p{L}])${M}\\s+(\\d{1,2})\\s*[-–—]\\s*(\\d{1,2}),?\\s+(\\d{4})(?![\\d])`, "giu"),
+    build: (g) => {
+      const mo = monthOf(g[1])
+      return mo && Number(g[2]) < Number(g[3]) && validDay(Number(g[4]), mo, Number(g[3])) ? mk(Number(g[4]), mo, Number(g[2])) : undefined
+    }
+  },
   // 12 March 2024, 12. März 2024, 12 de marzo de 2024, 12-Mar-2024
   {
     re: new RegExp(`(?<![\\p{L}\\d])(\\d{1,2})(?:st|nd|rd|th|er|\\.|º)?(?:\\s+de|\\s*[-/])?\\s*${M}(?:\\s+de|,|\\s*[-/])?\\s+?(\\d{4})(?![\\d])${TIME}`, "giu"),

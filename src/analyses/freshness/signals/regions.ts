@@ -51,7 +51,7 @@ export const boilerClass = (cls: string, inArticle = false, tag = ""): boolean =
   const tokens = cls.split(/\s+/)
     .filter((t) => t.length > 1 && !taxonomyRe.test(t) && !((tag === "article" || tag === "main") && /[-_](?:container|content|wrap|wrapper)$/i.test(t)))
     .map((t) => t.replace(/^elementor-(?:widget|element)(?=[-_]|$)/i, ""))
-  const named = tokens.filter((t) => boilerRe.test(t) && !(inArticle && /footer/i.test(t) && !boilerRe.test(t.replace(/footer/gi, ""))))
+  const named = tokens.filter((t) => boilerRe.test(t) && !(inArticle && /footer/i.test(t) && !siteFooterRe.test(t) && !boilerRe.test(t.replace(/footer/gi, ""))))
   if (named.length === 0) return false
   if (named.every((t) => /sidebar/i.test(t) && !boilerRe.test(t.replace(/sidebar/gi, "")))) {
     const modifier = named.some((t) => /^(?:has|with|no|without|show|hide)[-_]?(?:\w+[-_])?sidebar/i.test(t))
@@ -60,6 +60,8 @@ export const boilerClass = (cls: string, inArticle = false, tag = ""): boolean =
   }
   return true
 }
+/** A footer of the whole site or page, as opposed to a piece of content's own (`entry-footer`, `rez_footer`). */
+const siteFooterRe = /^(?:footer|(?:site|page|main|global|layout|body|wrapper|l|g|ym|bottom)[-_]+footer)(?:$|[-_])/i
 const taxonomyRe = /^(?:category|tag|format|type|status|post-format|author)-/i
 const layoutRe = /(?:^|[-_])(?:wrap|wrapper|page|container|layout|inner|site|template)(?:$|[-_])|^(?:main|content)|wrap(?:per)?$/i
 
@@ -74,7 +76,7 @@ export const enter = (tag: string, cls: string, itemprop: string, ctx: Ctx): { n
   // An article's own <footer>, and an <aside> holding its byline and date (`aside.meta`), are the
   // article's: HTML puts a footer's author and date with its nearest article.
   const ownPart = ctx.article && (tag === "footer" || (tag === "aside" && cls.length > 1 && hintRe.test(cls.replace(notHintRe, " "))))
-  const boiler = ctx.boiler || (boilerTags.has(tag) && !ownPart) || (!layout && cls.length > 1 && boilerClass(cls, ctx.article, tag)) || siteHeader(tag, cls, ctx)
+  const boiler = ctx.boiler || (boilerTags.has(tag) && !ownPart) || (!layout && cls.length > 1 && boilerClass(cls, ctx.article || ctx.main, tag)) || siteHeader(tag, cls, ctx)
   const hinted = ctx.hinted || (cls.length > 1 && hintRe.test(cls.replace(notHintRe, " "))) || itemprop.startsWith("date")
   const link = ctx.link || tag === "a"
   const main = ctx.main || tag === "article" || tag === "main" || (cls.length > 1 && mainRe.test(cls) && !boiler)
