@@ -8,7 +8,7 @@
  * time elements: signals/elements.ts; regions: signals/regions.ts; text collected in runs), then
  * JSON-LD (scripts.ts), the text runs (signals/text.ts), and a scan of the source (scripts.ts).
  */
-import { parse } from "parse5"
+import { defaultTreeAdapter, parse } from "parse5"
 import type { DefaultTreeAdapterMap } from "parse5"
 import { type NumericOrder, urlDate } from "./parse/dates"
 import { extractJsonLd, scanSource } from "./scripts"
@@ -20,6 +20,10 @@ import type { Ctx, Extraction, Push, RawSignal } from "./signals/types"
 
 type Node = DefaultTreeAdapterMap["node"]
 type Element = DefaultTreeAdapterMap["element"]
+type ChildNode = DefaultTreeAdapterMap["childNode"]
+
+/** The text of an element's own text children (a <title>, a <script>). */
+const ownText = (nodes: ReadonlyArray<ChildNode>) => nodes.map((c) => (defaultTreeAdapter.isTextNode(c) ? c.value : "")).join("")
 
 export type { DateType } from "./parse/dates"
 export { shownDay } from "./signals/elements"
@@ -69,8 +73,8 @@ export const extractSignals = (html: string, url: string): Extraction => {
   let lang = ""
   const visit = (node: Node, ctx: Ctx, depth: number): void => {
     if (depth > 400) return
-    if (node.nodeName === "#text") {
-      const v = (node as DefaultTreeAdapterMap["textNode"]).value
+    if (defaultTreeAdapter.isTextNode(node)) {
+      const v = node.value
       if (bufCtx && !sameCtx(bufCtx, ctx)) flush()
       bufCtx = ctx
       buf += v
@@ -78,12 +82,12 @@ export const extractSignals = (html: string, url: string): Extraction => {
       return
     }
     if (node.nodeName === "#comment") return
-    if (!("tagName" in node)) {
-      const kids = (node as any).childNodes as Array<Node> | undefined
-      if (kids) for (const k of kids) visit(k, ctx, depth + 1)
+    if (!defaultTreeAdapter.isElementNode(node)) {
+      // The document and its fragments: walk their children.
+      if ("childNodes" in node) for (const k of node.childNodes) visit(k, ctx, depth + 1)
       return
     }
-    const el = node as Element
+    const el = node
     const tag = el.tagName
     if (tag === "html") lang = attr(el, "lang") ?? ""
     if (tag === "meta") {
@@ -91,12 +95,12 @@ export const extractSignals = (html: string, url: string): Extraction => {
       return
     }
     if (tag === "title" && title === null) {
-      title = el.childNodes.map((c) => (c as any).value ?? "").join("").trim().slice(0, 300)
+      title = ownText(el.childNodes).trim().slice(0, 300)
       return
     }
     if (tag === "script") {
       const type = (attr(el, "type") ?? "").toLowerCase()
-      if (type.includes("ld+json")) ldBlocks.push(el.childNodes.map((c) => (c as any).value ?? "").join(""))
+      if (type.includes("ld+json")) ldBlocks.push(ownText(el.childNodes))
       return
     }
     if (skipTags.has(tag)) return
