@@ -49,6 +49,13 @@ const structuredPublished = (s: RawSignal) =>
 const weakMeta = new Set(["meta:date", "meta:dc.date", "meta:dcterms.date", "meta:dc:date"])
 
 export const publishTier = (s: RawSignal): number => {
+  const base = baseTier(s)
+  // Within its tier, a date the text introduces as the publication ("Veröffentlicht am", "Posted
+  // on") comes before dates that say nothing of what they are (an event's date, a list item's).
+  return s.published && base >= 4 && base <= 6 && s.source.startsWith("text") ? base - 0.1 : base
+}
+
+const baseTier = (s: RawSignal): number => {
   if (s.source === "last-modified-header") return 99 // a server stamp, never a publication date
   if (s.region === "comment") return 99 // a reader's comment is never the page's date
   if (s.region === "copyright") return 12 // a full date in a copyright line: the very last resort (years alone are never dates)

@@ -17,6 +17,9 @@ const UPDATE = /(updated|aktualisiert|modified|geändert|actualizado|mis à jour
  * updated on", a wiki's "This page was last edited on", a hand-written page's "last change:").
  */
 const PAGE_UPDATE = /(?:last\s+(?:updated|update|modified|edited|changed?|revised|reviewed)|page\s+updated|letzte\s+änderung|zuletzt\s+(?:geändert|aktualisiert|bearbeitet)|dernière\s+(?:mise à jour|modification)|última\s+(?:actualización|modificación|atualização)|ultimo\s+aggiornamento|laatst\s+(?:gewijzigd|bijgewerkt)|最終更新日?)(?:\s+(?:on|am|le|el|em|il|op|at))?\s*[:：]?\s*(?:on|am|le|el|em|il|op)?\s*$/
+/** Words that introduce the publication date just before it. */
+const PUBLISHED = /(?:published|posted|veröffentlicht|erschienen|publié|publicado|pubblicato|gepubliceerd|geplaatst|opublikowano|publicerad|公開日?|投稿日|发布(?:时间|日期)?|입력)\s*(?:on|am|le|el|il|op|em|at)?\s*[:：]?\s*(?:on|am|le|el|il|op|em)?\s*$/
+
 /**
  * Words that introduce an event or a deadline rather than the page's date: "due 27.10.2009",
  * "open until", "Anmeldeschluss:", "jusqu'au", "hasta el".
@@ -66,10 +69,12 @@ export const textSignals = (textParts: ReadonlyArray<TextPart>, push: Push, orde
       const lower = before.toLowerCase()
       const pageUpdate = PAGE_UPDATE.test(lower)
       const event = !pageUpdate && EVENT.test(lower)
+      const published = !pageUpdate && !event && PUBLISHED.test(lower)
       const type: DateType = pageUpdate || UPDATE.test(lower) ? "modified" : "published"
       push({
         ...(pageUpdate ? { pageUpdate } : {}),
         ...(event ? { event } : {}),
+        ...(published ? { published } : {}),
         source: part.ctx.link ? "text:link" : part.ctx.hinted || dateline ? "text:date-element" : "text",
         type,
         date: f.date,

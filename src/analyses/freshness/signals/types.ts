@@ -13,6 +13,8 @@ export interface RawSignal {
   readonly hinted?: boolean
   /** Text introduced as the page's own last change ("Last updated on", "last edited on", "letzte Änderung"). */
   readonly pageUpdate?: boolean
+  /** Text introduced as the publication ("Published", "Veröffentlicht am", "Publié le", "投稿日"). */
+  readonly published?: boolean
   /** Text introduced as an event or a deadline ("due", "until", "bis", "Anmeldeschluss"): not the page's date. */
   readonly event?: boolean
   /** Relative expression: days before "now" (resolved by the analysis, which owns the clock). */
