@@ -48,6 +48,23 @@ export const numericOrder = (html: string, lang: string): NumericOrder => {
   return { monthFirst: monthFirst > dayFirst || (monthFirst === 0 && dayFirst === 0 && /^en-us$/i.test(lang.trim())) }
 }
 
+/**
+ * A list (<ul>/<ol>) whose items carry two or more different publication days is a list of
+ * things (posts, events, related stories), not the page's byline: its dates are list items. A
+ * byline written as a list (`<ul class="meta"><li>Published …</li><li>Updated …</li></ul>`) has
+ * one publication day and stays a dateline.
+ */
+export const markListItems = (signals: ReadonlyArray<RawSignal>): Array<RawSignal> => {
+  const days = new Map<number, Set<string>>()
+  for (const s of signals) {
+    if (s.list === undefined || s.type !== "published") continue
+    const set = days.get(s.list) ?? new Set<string>()
+    set.add(`${s.date.y}-${s.date.m}-${s.date.d}`)
+    days.set(s.list, set)
+  }
+  return signals.map((s) => (s.list !== undefined && (days.get(s.list)?.size ?? 0) >= 2 ? { ...s, listItem: true } : s))
+}
+
 /** Extracts every date signal of a page. `html` should already be capped by the caller. */
 export const extractSignals = (html: string, url: string): Extraction => {
   const doc = parse(html, { scriptingEnabled: false })
@@ -71,6 +88,7 @@ export const extractSignals = (html: string, url: string): Extraction => {
   }
 
   let lang = ""
+  let lists = 0
   const visit = (node: Node, ctx: Ctx, depth: number): void => {
     if (depth > 400) return
     if (defaultTreeAdapter.isTextNode(node)) {
@@ -106,10 +124,12 @@ export const extractSignals = (html: string, url: string): Extraction => {
     if (skipTags.has(tag)) return
     const cls = `${attr(el, "class") ?? ""} ${attr(el, "id") ?? ""}`
     const itemprop = (attr(el, "itemprop") ?? "").toLowerCase()
-    const { next, region, hinted, comment } = enter(tag, cls, itemprop, ctx)
+    const entered = enter(tag, cls, itemprop, ctx)
+    const { region, hinted, comment } = entered
+    const next = tag === "ul" || tag === "ol" ? { ...entered.next, list: ++lists } : entered.next
     microdataSignal(el, itemprop, comment, push)
     rdfaSignal(el, comment, push)
-    timeSignal(el, tag, cls, region, hinted, push)
+    timeSignal(el, tag, cls, region, hinted, ctx.list ? (s) => push({ ...s, list: ctx.list }) : push)
     const isBlock = blockTags.has(tag)
     if (isBlock) flush()
     // Inline elements side by side (`<span>Jan Nowak</span><span>23 listopada 2020</span>`) are
@@ -130,5 +150,5 @@ export const extractSignals = (html: string, url: string): Extraction => {
   const copyrightYear = textSignals(textParts, push, numericOrder(html, lang))
   // Last resort, like a reader searching the source: dates in scripts, attributes and file names.
   scanSource(html, (date, source, type) => push({ source, type, date, region: "main" }))
-  return { signals, copyrightYear, title }
+  return { signals: markListItems(signals), copyrightYear, title }
 }

@@ -50,6 +50,8 @@ const weakMeta = new Set(["meta:date", "meta:dc.date", "meta:dcterms.date", "met
 
 export const publishTier = (s: RawSignal): number => {
   const base = baseTier(s)
+  // A dated item of a list (posts, events, related stories) ranks with related content.
+  if (s.listItem && base >= 2 && base < 5.5) return 5.5
   // Within its tier, a date the text introduces as the publication ("Veröffentlicht am", "Posted
   // on") comes before dates that say nothing of what they are (an event's date, a list item's).
   return s.published && base >= 4 && base <= 6 && s.source.startsWith("text") ? base - 0.1 : base

@@ -72,6 +72,7 @@ export const textSignals = (textParts: ReadonlyArray<TextPart>, push: Push, orde
       const published = !pageUpdate && !event && PUBLISHED.test(lower)
       const type: DateType = pageUpdate || UPDATE.test(lower) ? "modified" : "published"
       push({
+        ...(part.ctx.list ? { list: part.ctx.list } : {}),
         ...(pageUpdate ? { pageUpdate } : {}),
         ...(event ? { event } : {}),
         ...(published ? { published } : {}),
