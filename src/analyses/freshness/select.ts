@@ -168,6 +168,7 @@ export const selectDates = (raw: ReadonlyArray<RawSignal>, nowMs: number): Selec
 
   if (publish) publish = updateDateline(publish, signals)
   if (publish) publish = pageUpdateLine(publish, signals)
+  if (publish) publish = indexPage(publish, signals)
 
   // Modification date: structured modified, then Last-Modified, then text "updated".
   const mods = signals.filter((s) => s.type === "modified" && !offPage(s))
@@ -288,6 +289,20 @@ export const updateDateline = (p: Signal, signals: ReadonlyArray<Signal>): Signa
 export const pageUpdateLine = (p: Signal, signals: ReadonlyArray<Signal>): Signal => {
   if (p.tier < 5.5) return p
   return signals.find((s) => s.pageUpdate && s.region !== "comment" && s.tier < 99) ?? p
+}
+
+/**
+ * An index page (a blog's home, a category page): no dateline of its own, the main content a run
+ * of posts whose dates are links to them (four or more, on three or more days). Its best text date
+ * is some post's excerpt; the page is dated by the post on top, the first date link. When the text
+ * date is itself one of the listed days, the page is that post (a ticker above it lists it too).
+ */
+export const indexPage = (p: Signal, signals: ReadonlyArray<Signal>): Signal => {
+  if (p.tier < 6 || p.pageUpdate) return p
+  const links = signals.filter((s) => s.source === "text:link" && s.region === "main" && s.type === "published").sort((a, b) => a.order - b.order)
+  const days = new Set(links.map((s) => dayKey(s.date)))
+  if (links.length < 4 || days.size < 3 || days.has(dayKey(p.date))) return p
+  return links[0]
 }
 
 const sameMinute = (a: string, b: string) => {
