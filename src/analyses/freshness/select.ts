@@ -39,11 +39,13 @@ const structuredPublished = (s: RawSignal) =>
 
 /**
  * Reliability tier for a publication date (lower is better; the README (Page intelligence) has the table):
- * 0 complete URL date; 1 structured published (meta, JSON-LD, microdata); 2 <time pubdate> or a
- * <time> in a date element; 3 other <time>; 4 text in a date element; 4.5 generic date metas;
- * 5 created dates and uploadDate; 5.5 dated elements in related/sidebar regions; 6 main-text dates;
- * 5.2 a link in a date element (not part of a list); 7 modification dates; 8 other link text; 9 other boilerplate; 10 JSON keys in the source; 11 compact
- * dates in the source; 12 copyright-line dates; 99 never (Last-Modified, comments).
+ * 0 complete URL date; 1 structured published (meta, JSON-LD, microdata, RDFa); 2 <time pubdate> or a
+ * <time> in a date element; 3 other <time>; 4 text or a date link in a date element (a date link
+ * not part of a list); 4.5 generic date metas; 5 created dates and uploadDate; 5.5 dated elements in
+ * related/sidebar regions and dated list items; 6 main-text dates; 7 modification dates; 8 other
+ * link text, event and deadline dates; 9 other boilerplate; 10 JSON keys in the source; 11 compact
+ * dates in the source; 12 copyright-line dates; 99 never (Last-Modified, comments). Text introduced
+ * as the publication ranks 0.1 ahead within tiers 4 to 6.
  */
 /** Generic date metas: often stamped on every edit, so weaker than a visible dateline. */
 const weakMeta = new Set(["meta:date", "meta:dc.date", "meta:dcterms.date", "meta:dc:date"])
@@ -79,8 +81,8 @@ const baseTier = (s: RawSignal): number => {
   if (s.event && (s.source === "text" || s.source === "text:date-element")) return 8
   if (s.source === "text") return s.type === "modified" ? 7 : 6
   // A date link in the article's own date element ("Posted on <a>5 March 2024</a>", linking to the
-  // day's archive) reads as a dateline; other link dates are teasers.
-  if (s.source === "text:link") return s.hinted && s.type !== "modified" ? 5.2 : 8
+  // day's archive) reads as a dateline, as a date element's text does; other link dates are teasers.
+  if (s.source === "text:link") return s.hinted && s.type !== "modified" ? 4 : 8
   if (s.source === "source:json-key") return 10
   if (s.source === "source:pattern") return 11
   if (s.type === "modified") return 7

@@ -1,7 +1,7 @@
 /** Dates that elements carry: schema.org microdata (itemprop), <time>, <abbr> and hAtom-style classes. */
 import type { DefaultTreeAdapterMap } from "parse5"
 import { type DateType, type DayDate, findTextDates, parseStructured } from "../parse/dates"
-import { attr } from "./regions"
+import { attr, modifiedClass } from "./regions"
 import type { Push, RawSignal } from "./types"
 
 type Node = DefaultTreeAdapterMap["node"]
@@ -55,7 +55,7 @@ export const timeSignal = (el: Element, rawTag: string, cls: string, region: Raw
     if (d && v && /\d{4}/.test(v)) {
       const clsl = cls.toLowerCase()
       // A change log's dates (`published-dates__change-date`) are changes, whatever the component is called.
-      const type: DateType = /change-?date|changed/.test(clsl) || (/updated|modified|aktualisiert/.test(clsl) && !/published/.test(clsl)) ? "modified" : "published"
+      const type: DateType = modifiedClass(cls) ? "modified" : "published"
       const pub = attr(el, "pubdate") !== undefined || /published|entry-date|pubdate|post-date/.test(clsl)
       push({ source: tag === "time" ? (pub ? "time-element:pubdate" : "time-element") : tag === "abbr" ? "abbr-element" : "title-attribute", type, date: d, region, hinted: hinted || pub })
     }

@@ -65,7 +65,13 @@ const siteFooterRe = /^(?:footer|(?:site|page|main|global|layout|body|wrapper|l|
 const taxonomyRe = /^(?:category|tag|format|type|status|post-format|author)-/i
 const layoutRe = /(?:^|[-_])(?:wrap|wrapper|page|container|layout|inner|site|template)(?:$|[-_])|^(?:main|content)|wrap(?:per)?$/i
 
-export const sameCtx = (a: Ctx, b: Ctx) => a.boiler === b.boiler && a.comment === b.comment && a.hinted === b.hinted && a.link === b.link && a.main === b.main && a.article === b.article && a.list === b.list
+export const sameCtx = (a: Ctx, b: Ctx) => a.boiler === b.boiler && a.comment === b.comment && a.hinted === b.hinted && a.link === b.link && a.main === b.main && a.article === b.article && a.list === b.list && a.modified === b.modified
+
+/** Classes that name a modification date (`updated`, `entry-modified-time`, a change log's `change-date`), not a publication. */
+export const modifiedClass = (cls: string) => {
+  const c = cls.toLowerCase()
+  return /change-?date|changed/.test(c) || (/updated|modified|aktualisiert/.test(c) && !/published/.test(c))
+}
 
 /** The context an element gives its descendants (the same object when nothing changes), and its own region. */
 export const enter = (tag: string, cls: string, itemprop: string, ctx: Ctx): { next: Ctx; region: RawSignal["region"]; hinted: boolean; comment: boolean } => {
@@ -82,6 +88,9 @@ export const enter = (tag: string, cls: string, itemprop: string, ctx: Ctx): { n
   const main = ctx.main || tag === "article" || tag === "main" || (cls.length > 1 && mainRe.test(cls) && !boiler)
   const article = ctx.article || tag === "article" || tag === "main" || (cls.length > 1 && articleRe.test(cls))
   const comment = ctx.comment || (!layout && cls.length > 1 && commentRe.test(cls))
-  if (boiler !== ctx.boiler || hinted !== ctx.hinted || link !== ctx.link || main !== ctx.main || comment !== ctx.comment || article !== ctx.article) next = { boiler, comment, hinted, link, main, article, list: ctx.list }
+  // Text is typed by its class only on the unambiguous names: themes put hAtom's bare `updated` on
+  // the publication date too (`entry-date updated`), so that one does not count here.
+  const modified = ctx.modified || (cls.length > 1 && /change-?date|changed|modified|last-?updated|updated-?(?:on|at|date|time)/i.test(cls))
+  if (boiler !== ctx.boiler || hinted !== ctx.hinted || link !== ctx.link || main !== ctx.main || comment !== ctx.comment || article !== ctx.article || modified !== (ctx.modified ?? false)) next = { boiler, comment, hinted, link, main, article, list: ctx.list, modified }
   return { next, region: comment ? "comment" : boiler ? "boilerplate" : "main", hinted, comment }
 }

@@ -16,7 +16,7 @@ const UPDATE = /(updated|aktualisiert|modified|geändert|actualizado|mis à jour
  * Words that introduce the page's own last change, wherever on the page (a footer's "Last
  * updated on", a wiki's "This page was last edited on", a hand-written page's "last change:").
  */
-const PAGE_UPDATE = /(?:last\s+(?:updated|update|modified|edited|changed?|revised|reviewed)|page\s+updated|letzte\s+änderung|zuletzt\s+(?:geändert|aktualisiert|bearbeitet)|dernière\s+(?:mise à jour|modification)|última\s+(?:actualización|modificación|atualização)|ultimo\s+aggiornamento|laatst\s+(?:gewijzigd|bijgewerkt)|最終更新日?)(?:\s+(?:on|am|le|el|em|il|op|at))?\s*[:：]?\s*(?:on|am|le|el|em|il|op)?\s*$/
+const PAGE_UPDATE = /(?:last\s+(?:updated|update|modified|edited|changed?|revised|reviewed)|page\s+updated|letzte\s+änderung|zuletzt\s+(?:geändert|aktualisiert|bearbeitet)|dernière\s+(?:mise à jour|modification)|última\s+(?:actualización|modificación|atualização)|ultim[oa]\s+(?:aggiornamento|modifica)|laatst\s+(?:gewijzigd|bijgewerkt)|ostatnia\s+aktualizacja|son\s+güncelleme|последнее\s+обновление|最終更新日?|最近更新|最后更新|최종\s*수정)(?:\s+(?:on|am|le|el|em|il|op|at))?\s*[:：]?\s*(?:on|am|le|el|em|il|op)?\s*$/
 /** Words that introduce the publication date just before it. */
 const PUBLISHED = /(?:published|posted|veröffentlicht|erschienen|publié|publicado|pubblicato|gepubliceerd|geplaatst|opublikowano|publicerad|公開日?|投稿日|发布(?:时间|日期)?|입력)\s*(?:on|am|le|el|il|op|em|at)?\s*[:：]?\s*(?:on|am|le|el|il|op|em)?\s*$/
 
@@ -70,7 +70,7 @@ export const textSignals = (textParts: ReadonlyArray<TextPart>, push: Push, orde
       const pageUpdate = PAGE_UPDATE.test(lower)
       const event = !pageUpdate && EVENT.test(lower)
       const published = !pageUpdate && !event && PUBLISHED.test(lower)
-      const type: DateType = pageUpdate || UPDATE.test(lower) ? "modified" : "published"
+      const type: DateType = pageUpdate || UPDATE.test(lower) || (part.ctx.modified === true && !published) ? "modified" : "published"
       push({
         ...(part.ctx.list ? { list: part.ctx.list } : {}),
         ...(pageUpdate ? { pageUpdate } : {}),

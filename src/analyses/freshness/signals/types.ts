@@ -43,6 +43,8 @@ export interface Ctx {
   main: boolean
   /** Inside <article>, <main> or an article/post/entry/story container (narrower than main). */
   article: boolean
+  /** Inside an element whose class names a modification (`updated`, `date-modified`, `change-date`). */
+  modified?: boolean
   /** The nearest enclosing <ul>/<ol> (a number per list on the page), 0 outside lists. */
   list?: number
 }
