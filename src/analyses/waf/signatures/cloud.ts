@@ -37,7 +37,9 @@ export const CLOUD: ReadonlyArray<ProviderEntry> = [
     h("x-iinfo", /./, 0.85),
     h("x-cdn", /Incapsula|Imperva/i, 0.85),
     body(/Incapsula incident ID|_Incapsula_Resource|Request unsuccessful\. Incapsula incident/i, 0.95, "block"),
-    bodyR(/Powered By Incapsula|Imperva Cloud WAF/i, 0.7, "block")
+    bodyR(/Powered By Incapsula|Imperva Cloud WAF/i, 0.7, "block"),
+    // Its current error template: "Access denied … Error 15 … This request was blocked by our security service".
+    bodyR(/Error(?:\s+code)?\s*15\b.{0,600}(?:blocked by (?:our|the) security (?:service|rules)|Incident ID)|This request was blocked by (?:our|the) security service.{0,600}Incident ID/is, 0.85, "block")
   ]),
   p("AWS WAF", "Amazon Web Services", "https://docs.aws.amazon.com/waf/latest/developerguide/waf-captcha-and-challenge-how-it-works.html", [
     bh("x-amzn-waf-action", /captcha|challenge|block/i),
