@@ -128,7 +128,6 @@ const matchSignature = (sig: Signature, r: ObservedResponse, page: Page): string
 
 const levelOf = (c: number): ProviderMatch["confidence_level"] => (c >= HIGH_CONFIDENCE ? "high" : c >= MEDIUM_CONFIDENCE ? "medium" : "low")
 
-/** Matches every provider of the table against one response. */
 /**
  * Numeric character references decoded (Akamai writes its block page with them), and the named
  * ones that stand for punctuation in sentences (markup-making `&lt;` / `&gt;` are left alone, so
@@ -142,6 +141,7 @@ const decodeEntities = (s: string) =>
     return code > 0 && code < 0x110000 ? String.fromCodePoint(code) : ""
   })
 
+/** Matches every provider of the table against one response. */
 export const detectProviders = (r: ObservedResponse, table: ReadonlyArray<ProviderEntry> = PROVIDERS): Array<ProviderMatch> => {
   const page: Page = {
     cookies: cookieNames(r.setCookies),
