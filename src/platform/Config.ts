@@ -144,6 +144,8 @@ export interface AppConfigShape {
   readonly dnsblDomainZones: ReadonlyArray<string>
   /** Seconds a list's RFC 5782 test-point verdict is kept (DNSBL_TEST_TTL_S, default 3600, 0-86400). */
   readonly dnsblTestTtlS: number
+  /** DNS lookups of lookalike permutations in flight at once on this instance (LOOKALIKES_DNS_CONCURRENCY, default 64, 1-1024). */
+  readonly lookalikesDnsConcurrency: number
 }
 
 const config = Config.all({
@@ -212,6 +214,10 @@ const config = Config.all({
   dnsblTestTtlS: Config.integer("DNSBL_TEST_TTL_S").pipe(
     Config.withDefault(3600),
     Config.validate({ message: "DNSBL_TEST_TTL_S must be 0-86400", validation: (n) => n >= 0 && n <= 86400 })
+  ),
+  lookalikesDnsConcurrency: Config.integer("LOOKALIKES_DNS_CONCURRENCY").pipe(
+    Config.withDefault(64),
+    Config.validate({ message: "LOOKALIKES_DNS_CONCURRENCY must be 1-1024", validation: (n) => n >= 1 && n <= 1024 })
   )
 })
 

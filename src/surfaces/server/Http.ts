@@ -63,6 +63,8 @@ import { TlsScan } from "../../analyses/tls/TlsScan"
 import { TlsLive } from "../handlers/tls"
 import { SecurityHeadersLive } from "../handlers/headers"
 import { HttpSecurityGrade } from "../../analyses/observatory/HttpSecurityGrade"
+import { Lookalikes } from "../../analyses/lookalikes/Lookalikes"
+import { LookalikesLive } from "../handlers/lookalikes"
 
 /** Routes mounted beside the HttpApi (raw handlers). */
 export const rawRoutes: ReadonlyArray<RawRoute> = [...mcpRawRoutes]
@@ -88,7 +90,7 @@ const CtWithinDeadline = CtAggregator.Live.pipe(
  * nodes"): so here and in `AppLive` dependencies are provided a level at a time, and the routes
  * beside the HttpApi share one layer.
  */
-export const ServicesLive = Layer.mergeAll(Bearer.Default, Accounts.Default, AuditTokensLive, ZoneHygiene.Live, EmailSecurity.Live, TlsScan.Live).pipe(
+export const ServicesLive = Layer.mergeAll(Bearer.Default, Accounts.Default, AuditTokensLive, ZoneHygiene.Live, EmailSecurity.Live, TlsScan.Live, Lookalikes.Live).pipe(
   Layer.provideMerge(Layer.mergeAll(
     Keys.Default, KeyActivity.Default, Quota.Default, RequestLog.Default, OperationsLive,
     HttpProbe.Live, DnssecValidator.Live, CtWithinDeadline, TlsWire.Live
@@ -97,7 +99,7 @@ export const ServicesLive = Layer.mergeAll(Bearer.Default, Accounts.Default, Aud
 )
 
 /** The REST groups, over the services below (provided once, with the analyses MCP shares). */
-const GroupsLive = Layer.mergeAll(AccountLive, SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive, MonitorsLive, EmailLive, TlsLive, SecurityHeadersLive)
+const GroupsLive = Layer.mergeAll(AccountLive, SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive, MonitorsLive, EmailLive, TlsLive, SecurityHeadersLive, LookalikesLive)
 
 /**
  * Background fibers (alert evaluator and outbox, request-log pruning, monitor scheduler), scoped

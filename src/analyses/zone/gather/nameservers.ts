@@ -6,7 +6,8 @@
 import { Effect } from "effect"
 import { recordsOf } from "../../../adapters/dns/DnsResolver"
 import { classifyAddress } from "../../../adapters/probe/guard"
-import { NotFound, UpstreamUnavailable } from "../../../kernel/errors"
+import { NotFound } from "../../../kernel/errors"
+import { resolversFailed, rootAnswers as ownRootAnswers } from "../../../adapters/dns/resolverHealth"
 import { errText, norm } from "../model/answers"
 import { capTargets } from "../model/limits"
 import type { NameserverObservation } from "../model/observations"
@@ -20,21 +21,10 @@ export const disallowed = (allowPrivateTargets: boolean) => (ip: string): string
   return null
 }
 
-/** Can the service's resolvers answer for the root zone itself (its NS and DNSKEY sets)? */
-export const rootAnswers = (g: Gatherer) =>
-  Effect.all([
-    g.resolver.query({ name: ".", type: "NS" }),
-    g.resolver.query({ name: ".", type: "DNSKEY", dnssec: true })
-  ], { concurrency: 2 }).pipe(
-    Effect.map(([ns, keys]) =>
-      ns.rcode === "NOERROR" && ns.answers.some((a) => a.type === "NS") && keys.rcode === "NOERROR" && keys.answers.some((a) => a.type === "DNSKEY")
-    ),
-    Effect.orElseSucceed(() => false)
-  )
+/** Can the service's resolvers answer for the root zone? One decision for every operation (adapters/dns/resolverHealth.ts). */
+export const rootAnswers = (g: Gatherer) => ownRootAnswers(g.resolver)
 
-/** The service's resolvers failed, not the zone (DECISIONS "Domain parameters"): 502. */
-export const resolversFailed = (zone: string, what: string) =>
-  new UpstreamUnavailable({ message: `the service's DNS resolvers cannot answer for the root zone (${what}); no report can be made for ${zone}` })
+export { resolversFailed }
 
 export const enumerate = (g: Gatherer, allowed: (ip: string) => string | null, zone: string) =>
   Effect.gen(function*() {
