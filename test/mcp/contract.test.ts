@@ -49,7 +49,8 @@ const mirrors = {
   ct_logs: "/v1/domain/ct-logs",
   email_security: "/v1/security/email",
   tls_scan: "/v1/security/tls",
-  security_headers: "/v1/security/headers"
+  security_headers: "/v1/security/headers",
+  lookalike_domains: "/v1/security/lookalikes"
 } as const
 type Tool = keyof typeof mirrors
 
@@ -88,7 +89,10 @@ const badInputs = (): ReadonlyArray<readonly [Tool, Record<string, unknown>, str
   ["tls_scan", { host: metadata }, "target_forbidden"],
   ["security_headers", { url: "" }, "invalid_request"],
   ["security_headers", { url: "ftp://good.test/" }, "target_forbidden"],
-  ["security_headers", { url: `http://${metadata}/` }, "target_forbidden"]
+  ["security_headers", { url: `http://${metadata}/` }, "target_forbidden"],
+  ["lookalike_domains", { domain: "192.0.2.1" }, "invalid_request"],
+  ["lookalike_domains", { domain: "good.test/path" }, "invalid_request"],
+  ["lookalike_domains", { domain: "under_score.test" }, "invalid_request"]
 ]
 
 describe("the same bad input, the same error", () => {

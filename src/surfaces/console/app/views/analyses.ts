@@ -3,6 +3,7 @@ import { get, messageOf, qs } from "../api"
 import { errorBox, field, h, replace } from "../dom"
 import { ctReport, emailReport, freshnessReport, httpCheckReport, rawJson, wafReport, zoneReport } from "./reports"
 import { headersReport, tlsReport } from "./securityReports"
+import { lookalikesReport } from "./lookalikesReport"
 import type { View } from "./types"
 
 type Values = Record<string, string | boolean>
@@ -79,6 +80,16 @@ const OPERATIONS: ReadonlyArray<Operation> = [
     path: "/v1/security/headers",
     fields: [{ name: "url", label: "URL or domain", placeholder: "https://example.com/", required: true }],
     render: headersReport
+  },
+  {
+    id: "lookalikes",
+    label: "Lookalike domains",
+    path: "/v1/security/lookalikes",
+    fields: [
+      { name: "domain", label: "Domain", placeholder: "example.com", required: true },
+      { name: "fuzzers", label: "Fuzzers (comma list, optional: all)", placeholder: "homoglyph,addition,tld-swap" }
+    ],
+    render: lookalikesReport
   },
   {
     id: "ct",

@@ -111,6 +111,14 @@ export const KINDS: Record<string, KindForm> = {
       { name: "grade_below", label: "Grade below", type: "choice", options: ["A+", "A", "A-", "B", "C", "D", "E", "F"], optional: true },
       { name: "protocol_enabled", label: "Protocols that must be off", type: "list", hint: "one per line: ssl3, tls1_0, tls1_1, tls1_2, tls1_3" }
     ]
+  },
+  lookalikes: {
+    label: "Lookalike domains",
+    target: "example.com",
+    factor: 60,
+    conditions: [
+      { name: "new_lookalike_risk_at_least", label: "New lookalike of risk at least (default medium)", type: "choice", options: ["high", "medium", "low"], optional: true }
+    ]
   }
 }
 
