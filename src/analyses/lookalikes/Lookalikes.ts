@@ -47,10 +47,11 @@ export interface LookalikesShape {
 export const PAGE_CONCURRENCY = 16
 
 /**
- * What is kept of OPERATION_DEADLINE_MS for the rest of the request (authentication before, the
- * report's encoding and the answer after): a tenth, at most 2 s.
+ * The part of OPERATION_DEADLINE_MS the sweep and the pages may use: the rest (a tenth, at least
+ * 0.5 s and at most 2 s) is kept for what comes before (authentication) and after (the report's
+ * encoding and the answer), so the operation answers with its report before the deadline's 502.
  */
-export const budgetOf = (deadlineMs: number) => deadlineMs - Math.min(2000, Math.round(deadlineMs / 10))
+export const budgetOf = (deadlineMs: number) => deadlineMs - Math.min(2000, Math.max(500, Math.round(deadlineMs / 10)))
 
 export const makeLookalikes = Effect.gen(function*() {
   const config = yield* AppConfig

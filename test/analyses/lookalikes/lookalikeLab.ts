@@ -70,6 +70,8 @@ export const PLANTED: ReadonlyArray<Planted> = [
 
 /** A permutation whose zone its servers cannot load (SERVFAIL): neither registered nor free. */
 export const BROKEN = "acneshop.lab"
+/** With `lame: true`, a permutation delegated to an address where no server answers (its lookups time out). */
+export const LAME = "acmesho.lab"
 /** Last octet of the domain's own web address. */
 const OWN = 10
 
@@ -86,7 +88,7 @@ export interface LookalikeLab {
   readonly stop: () => Promise<void>
 }
 
-const zones = (n: number): ReadonlyArray<ZoneSpec> => {
+const zones = (n: number, lame: boolean): ReadonlyArray<ZoneSpec> => {
   const a = (h: number) => `127.53.${n}.${h}`
   const ns = [a(1)]
   const zone = (name: string, records: ReadonlyArray<string>): ZoneSpec => ({ name, ns, caa: false, records })
@@ -107,7 +109,8 @@ const zones = (n: number): ReadonlyArray<ZoneSpec> => {
     zone("hop.lab", inner("hop.lab")),
     zone("shop.lab", inner("shop.lab")),
     // Loaded by nothing (the lab applies `tamper` to a signed zone): its servers answer SERVFAIL.
-    { name: BROKEN, ns, caa: false, algorithm: "ECDSAP256SHA256", records: [`@ A ${a(21)}`], tamper: () => "this is not a zone file\n" }
+    { name: BROKEN, ns, caa: false, algorithm: "ECDSAP256SHA256", records: [`@ A ${a(21)}`], tamper: () => "this is not a zone file\n" },
+    ...(lame ? [{ name: LAME, ns: [a(9)], caa: false, records: [`@ A ${a(23)}`] }] : [])
   ]
 }
 
@@ -147,11 +150,22 @@ const site = (web: Web, hosts: Record<number, string>) => async (req: Request): 
  * (the slow and endless ones a page, the loop nothing): dnstwist's page fetch has no bound on a
  * body (an endless one holds it forever) and a slow site would time both tools' waits, not their work.
  */
-export const startLookalikeLab = async (opts: { n?: number; dnsDelayMs?: number; hostile?: boolean } = {}): Promise<LookalikeLab> => {
+export interface LabOptions {
+  /** 127.53.n.x (default random). */
+  readonly n?: number
+  /** Serve hostile sites (default true). */
+  readonly hostile?: boolean
+  /** Add the lame delegation LAME. */
+  readonly lame?: boolean
+  /** Start the port-53 forwarder in this process (default true); a benchmark runs its own in another process. */
+  readonly forwarder?: boolean
+}
+
+export const startLookalikeLab = async (opts: LabOptions = {}): Promise<LookalikeLab> => {
   const n = opts.n ?? 1 + Math.floor(Math.random() * 250)
   const addr = (h: number) => `127.53.${n}.${h}`
-  const lab = await startLab({ n, zones: zones(n) })
-  const forwarder: DelayProxy = await startDelayProxy({ host: addr(54), port: 53 }, { host: addr(53), port: lab.port }, opts.dnsDelayMs ?? 0)
+  const lab = await startLab({ n, zones: zones(n, opts.lame === true) })
+  const forwarder: DelayProxy | null = opts.forwarder === false ? null : await startDelayProxy({ host: addr(54), port: 53 }, { host: addr(53), port: lab.port }, 0)
   const hits = new Map<number, number>()
   const hosts: Record<number, string> = Object.fromEntries(PLANTED.filter((p) => p.a !== undefined).map((p) => [p.a!, p.domain]))
   const servers = [
@@ -178,7 +192,7 @@ export const startLookalikeLab = async (opts: { n?: number; dnsDelayMs?: number;
     hits,
     stop: async () => {
       for (const s of servers) s.stop(true)
-      await forwarder.close()
+      await forwarder?.close()
       await lab.stop()
     }
   }
