@@ -15,6 +15,7 @@
 import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { startDelayProxy, type DelayProxy } from "../../../bench/dns/delayProxy"
+import { permutations } from "../../../src/analyses/lookalikes/permutations"
 import { startLab, type Lab, type ZoneSpec } from "../../dns/lab"
 import { tempDir } from "../../support/tmp"
 
@@ -88,7 +89,7 @@ export interface LookalikeLab {
   readonly stop: () => Promise<void>
 }
 
-const zones = (n: number, lame: boolean): ReadonlyArray<ZoneSpec> => {
+const zones = (n: number, lame: boolean, more: ReadonlyArray<Planted>): ReadonlyArray<ZoneSpec> => {
   const a = (h: number) => `127.53.${n}.${h}`
   const ns = [a(1)]
   const zone = (name: string, records: ReadonlyArray<string>): ZoneSpec => ({ name, ns, caa: false, records })
@@ -105,7 +106,7 @@ const zones = (n: number, lame: boolean): ReadonlyArray<ZoneSpec> => {
     })
   return [
     zone(DOMAIN, [`@ A ${a(OWN)}`, "@ MX 10 mx", `mx A ${a(99)}`, `www A ${a(OWN)}`]),
-    ...PLANTED.filter((p) => p.zone).map((p) => zone(p.domain, own(p))),
+    ...[...PLANTED, ...more].filter((p) => p.zone).map((p) => zone(p.domain, own(p))),
     zone("hop.lab", inner("hop.lab")),
     zone("shop.lab", inner("shop.lab")),
     // Loaded by nothing (the lab applies `tamper` to a signed zone): its servers answer SERVFAIL.
@@ -159,18 +160,44 @@ export interface LabOptions {
   readonly lame?: boolean
   /** Start the port-53 forwarder in this process (default true); a benchmark runs its own in another process. */
   readonly forwarder?: boolean
+  /**
+   * Register this many more permutations (the benchmark's world): each its own zone with an
+   * address whose site serves, in turn, a copy of the page, another page or nothing, every third
+   * with an MX too.
+   */
+  readonly more?: number
+}
+
+/** The extra registered permutations of `more` (deterministic: spread over the fuzzers' output). */
+export const morePlanted = (count: number): ReadonlyArray<Planted> => {
+  if (count === 0) return []
+  const taken = new Set([DOMAIN, BROKEN, LAME, ...PLANTED.map((p) => p.domain)])
+  const all = permutations(DOMAIN)!.permutations.filter((p) => !taken.has(p.domain) && p.domain.split(".").length === 2 && p.domain.endsWith(".lab"))
+  const step = Math.max(1, Math.floor(all.length / count))
+  const webs: ReadonlyArray<Web> = ["phish", "recipes", "none"]
+  return Array.from({ length: Math.min(count, all.length) }, (_, i): Planted => {
+    const p = all[i * step]
+    const web = webs[i % 3]
+    const mail = i % 3 === 0
+    return {
+      domain: p.domain, fuzzer: p.fuzzer, a: 100 + i, zone: true, web, ...(mail ? { mx: "mail" as const } : {}),
+      risk: mail || web === "phish" ? "high" : web === "recipes" ? "medium" : "low",
+      similarity: web === "phish" ? "copy" : web === "recipes" ? "low" : null
+    }
+  })
 }
 
 export const startLookalikeLab = async (opts: LabOptions = {}): Promise<LookalikeLab> => {
   const n = opts.n ?? 1 + Math.floor(Math.random() * 250)
   const addr = (h: number) => `127.53.${n}.${h}`
-  const lab = await startLab({ n, zones: zones(n, opts.lame === true) })
+  const more = morePlanted(opts.more ?? 0)
+  const lab = await startLab({ n, zones: zones(n, opts.lame === true, more) })
   const forwarder: DelayProxy | null = opts.forwarder === false ? null : await startDelayProxy({ host: addr(54), port: 53 }, { host: addr(53), port: lab.port }, 0)
   const hits = new Map<number, number>()
   const hosts: Record<number, string> = Object.fromEntries(PLANTED.filter((p) => p.a !== undefined).map((p) => [p.a!, p.domain]))
   const servers = [
     [OWN, "bank" as Web] as const,
-    ...PLANTED.filter((p) => p.a !== undefined && p.web !== "none").map((p) => [p.a!, opts.hostile === false ? benign(p.web) : p.web] as const)
+    ...[...PLANTED, ...more].filter((p) => p.a !== undefined && p.web !== "none").map((p) => [p.a!, opts.hostile === false ? benign(p.web) : p.web] as const)
   ].map(([h, web]) => {
     const handler = site(web, hosts)
     return Bun.serve({
