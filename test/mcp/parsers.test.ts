@@ -4,8 +4,8 @@ import * as packet from "dns-packet"
 import { summarizeCt } from "../../src/adapters/x509/CertInspector"
 import { certFacts, chromeCompliant, countScts } from "../../src/adapters/x509/certFacts"
 import { toHistoryEntry } from "../../src/adapters/ct/CtHistory"
+import { decodeAnswer } from "../../src/adapters/dns/DnsResolver"
 import { typeCode } from "../../src/adapters/dns/rrtypes"
-import { decodeMessage } from "../../src/adapters/dns/wire"
 import { recordTypes, renderRecord, reverseName } from "../../src/analyses/dns/dnsRecords"
 import { classify } from "../../src/surfaces/mcp/protocol"
 import { domainQueryUrl, extractDomain, findRdapBase, mergeFacts, parseBootstrap } from "../../src/adapters/rdap/rdapData"
@@ -34,8 +34,9 @@ describe("DNS records", () => {
     expect(recordTypes.filter((t) => typeCode(t) === undefined)).toEqual([])
   })
 
-  const rendered = (answers: Array<packet.Answer>) =>
-    decodeMessage(packet.encode({ type: "response", id: 1, answers })).answers.map(renderRecord)
+  /** The answers of a message without a question, typed as the resolver types them. */
+  const typed = (msg: Buffer) => decodeAnswer(msg, { name: "z.test", type: "A" }, 1, { host: "127.0.0.1", port: 53 }, false).answers
+  const rendered = (answers: Array<packet.Answer>) => typed(packet.encode({ type: "response", id: 1, answers })).map(renderRecord)
 
   test("a wire round trip renders SOA, DS, DNSKEY and TXT", () => {
     const [soa, ds, key, txt] = rendered([
@@ -61,7 +62,7 @@ describe("DNS records", () => {
       rr("n", 51, Buffer.from("0100000a02abcd", "hex")),
       rr("u", 256, Buffer.from("000a0001", "hex"))
     ])
-    const [https, param, uri] = decodeMessage(msg).answers.map(renderRecord)
+    const [https, param, uri] = typed(msg).map(renderRecord)
     expect(https).toMatchObject({ type: "HTTPS", value: "1 . alpn=h2 port=443", data: { priority: 1, target: ".", params: { alpn: ["h2"], port: 443 } } })
     expect(param).toMatchObject({ type: "NSEC3PARAM", value: "1 0 10 ABCD", data: { algorithm: 1, flags: 0, iterations: 10, salt: "abcd" } })
     expect(uri).toMatchObject({ type: "URI", value: "\\# 4 000a0001", data: "000a0001" })

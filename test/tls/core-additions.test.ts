@@ -10,7 +10,9 @@ import { trustStore, verifyChain } from "../../src/adapters/x509/chainVerify"
 import { alpnReport, selectedProtocol } from "../../src/analyses/tls/alpn"
 import { buildClientHello } from "../../src/analyses/tls/clientHello"
 import { GROUPS, isPostQuantum } from "../../src/analyses/tls/groups"
-import { advertisesH3, alpnOfHttpsRdata, altSvcProtocols, httpsRecordName } from "../../src/analyses/tls/http3"
+import { MalformedRdata } from "../../src/adapters/dns/records"
+import { decodeSvcb } from "../../src/adapters/dns/svcb"
+import { advertisesH3, alpnOfHttpsRecords, altSvcProtocols, httpsRecordName } from "../../src/analyses/tls/http3"
 import { mlkemEncapsulationKey, pqShare } from "../../src/analyses/tls/keyShares"
 import { parseFlight } from "../../src/analyses/tls/serverHello"
 import { makeLab } from "./lab"
@@ -101,15 +103,18 @@ describe("HTTP/3 advertisement", () => {
     expect(httpsRecordName("example.com", 8443)).toBe("_8443._https.example.com")
   })
 
-  test("alpn of HTTPS RDATA: ServiceMode lists, AliasMode and truncated data give nothing wrong", () => {
+  test("alpn of HTTPS records: ServiceMode lists, AliasMode and other types give none, truncated RDATA never reaches the scan", () => {
     const target = [3, ...Buffer.from("svc"), 7, ...Buffer.from("example"), 0]
     const alpn = [2, ...Buffer.from("h3"), 2, ...Buffer.from("h2")]
-    const service = new Uint8Array([...u16(1), ...target, ...u16(3), ...u16(2), 1, 0xbb, ...u16(1), ...u16(alpn.length), ...alpn])
-    expect(alpnOfHttpsRdata(service)).toEqual(["h3", "h2"])
-    expect(alpnOfHttpsRdata(new Uint8Array([...u16(0), ...target]))).toEqual([])
-    // A list entry running past the end of the data is dropped, not cut.
-    expect(alpnOfHttpsRdata(service.subarray(0, service.length - 1))).toEqual(["h3"])
-    expect(alpnOfHttpsRdata(new Uint8Array([0, 1]))).toEqual([])
+    // SvcParams in increasing key order (RFC 9460 §2.2): alpn, then port.
+    const service = Buffer.from([...u16(1), ...target, ...u16(1), ...u16(alpn.length), ...alpn, ...u16(3), ...u16(2), 1, 0xbb])
+    const https = (rdata: Buffer) => ({ type: "HTTPS" as const, name: "x.test", ttl: 60, class: "IN", data: decodeSvcb(rdata), rdata })
+    expect(alpnOfHttpsRecords([https(service)])).toEqual(["h3", "h2"])
+    expect(alpnOfHttpsRecords([https(Buffer.from([...u16(0), ...target]))])).toEqual([])
+    expect(alpnOfHttpsRecords([{ type: "SVCB", name: "x.test", ttl: 60, class: "IN", data: decodeSvcb(service), rdata: service }])).toEqual([])
+    // The DNS adapter refuses a record whose list runs past its RDATA (DnsMalformed for the query).
+    expect(() => decodeSvcb(service.subarray(0, service.length - 1))).toThrow(MalformedRdata)
+    expect(() => decodeSvcb(Buffer.from([0, 1]))).toThrow(MalformedRdata)
   })
 })
 

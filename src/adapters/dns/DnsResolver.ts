@@ -1,22 +1,23 @@
 /**
- * DNS on the wire (./wire.ts): UDP with EDNS0, TCP on truncation (or on request), to the
+ * DNS on the wire with dns-packet: UDP with EDNS0, TCP on truncation (or on request), to the
  * recursive resolvers of `DNS_RESOLVERS` (tried in turn) or to one named server.
- * Answers are decoded into typed records (./records.ts) here, once; malformed or hostile
- * answers are typed errors, never crashes. Transaction ids come from the
+ * Answers decoded by dns-packet are typed here, once (./fromPacket.ts, ./records.ts); malformed
+ * or hostile answers are typed errors, never crashes. Transaction ids come from the
  * CSPRNG; an answer counts only when its id and its echoed question (name, type, class) match
  * the query, anything else is dropped as spoofed. Every wait is an Effect timeout, so TestClock
  * drives it.
  */
 import { Context, Data, Duration, Effect, Layer } from "effect"
+import * as packet from "dns-packet"
 import { randomInt } from "node:crypto"
 import * as dgram from "node:dgram"
 import * as net from "node:net"
 import { AppConfig, type ResolverAddress } from "../../platform/Config"
 import { countOutbound } from "../../platform/observability/metrics"
-import { MalformedWire } from "./names"
-import { dataOf, type DnsRecord } from "./records"
+import { recordsFromPacket } from "./fromPacket"
+import { failingRecord, packetClassCode, packetTypeCode, packetTypeName } from "./packetCodec"
+import { dataOf, type DnsRecord, MalformedRdata } from "./records"
 import { typeCode } from "./rrtypes"
-import { decodeMessage, encodeQuery as encodeQueryWire, FLAGS } from "./wire"
 
 export * from "./records"
 
@@ -77,15 +78,16 @@ export const encodeQuery = (q: DnsQuestion, id: number, server: ResolverAddress,
     if (code === undefined) return Effect.fail(new DnsFailure({ server: fmt(server), name: q.name, reason: `unknown record type ${q.type}` }))
     return Effect.try({
       try: () =>
-        encodeQueryWire({
+        packet.encode({
+          type: "query",
           id,
-          name: q.name,
-          code,
-          recursionDesired: q.recursionDesired !== false,
-          checkingDisabled: q.checkingDisabled === true,
-          dnssecOk: edns ? q.dnssec === true : undefined
+          flags: (q.recursionDesired === false ? 0 : packet.RECURSION_DESIRED) | (q.checkingDisabled ? packet.CHECKING_DISABLED : 0),
+          questions: [{ type: packetTypeName(code), name: q.name, class: "IN" }],
+          additionals: edns
+            ? [{ type: "OPT", name: ".", udpPayloadSize: 1232, extendedRcode: 0, ednsVersion: 0, flags: q.dnssec ? packet.DNSSEC_OK : 0, flag_do: q.dnssec === true, options: [] }]
+            : []
         }),
-      catch: (e) => new DnsFailure({ server: fmt(server), name: q.name, reason: `cannot encode the query: ${(e as Error).message}` })
+      catch: (e) => new DnsFailure({ server: fmt(server), name: q.name, reason: `cannot encode the query: ${e instanceof Error ? e.message : String(e)}` })
     })
   })
 
@@ -104,31 +106,43 @@ const normName = (n: string) => {
 export const decodeAnswer = (buf: Buffer, q: DnsQuestion, id: number, server: ResolverAddress, requireQuestion = true): DnsAnswerSet => {
   const malformed = (reason: string) => new DnsMalformed({ server: fmt(server), name: q.name, reason })
   if (buf.length >= 2 && buf.readUInt16BE(0) !== id) throw malformed("answer id does not match the query")
-  let p: ReturnType<typeof decodeMessage>
+  let p: packet.DecodedPacket
   try {
-    p = decodeMessage(buf)
+    p = packet.decode(buf)
   } catch (e) {
-    if (e instanceof MalformedWire) throw malformed(e.message)
-    throw e
+    const record = failingRecord(buf)
+    throw malformed(`${record === undefined ? "" : `${record}: `}${e instanceof Error ? e.message : String(e)}`)
   }
-  if (!p.response) throw malformed("message is not a response")
-  const qs = p.questions
+  const read = packet.decode.bytes
+  if (p.type !== "response") throw malformed("message is not a response")
+  const qs = p.questions ?? []
   if (requireQuestion || qs.length > 0) {
     const echo = qs[0]
-    const same = qs.length === 1 && normName(echo.name) === normName(q.name) && echo.code === typeCode(q.type) && echo.classCode === 1
+    const same = qs.length === 1 && normName(String(echo.name)) === normName(q.name) &&
+      packetTypeCode(String(echo.type)) === typeCode(q.type) && packetClassCode(String(echo.class)) === 1
     if (!same) throw malformed("answer question does not match the query")
   }
+  const flags = p.flags ?? 0
+  let sections: readonly [Array<DnsRecord>, Array<DnsRecord>, Array<DnsRecord>]
+  try {
+    sections = [recordsFromPacket(p.answers), recordsFromPacket(p.authorities), recordsFromPacket(p.additionals)]
+  } catch (e) {
+    if (e instanceof MalformedRdata) throw malformed(e.message)
+    throw e
+  }
+  // dns-packet reads a field cut off by the end of the message as far as the message goes.
+  if (!(read <= buf.length)) throw malformed("records run past the end of the message")
   return {
     rcode: p.rcode,
     flags: {
-      aa: (p.flags & FLAGS.AA) !== 0,
-      tc: (p.flags & FLAGS.TC) !== 0,
-      ra: (p.flags & FLAGS.RA) !== 0,
-      ad: (p.flags & FLAGS.AD) !== 0
+      aa: (flags & packet.AUTHORITATIVE_ANSWER) !== 0,
+      tc: (flags & packet.TRUNCATED_RESPONSE) !== 0,
+      ra: (flags & packet.RECURSION_AVAILABLE) !== 0,
+      ad: (flags & packet.AUTHENTIC_DATA) !== 0
     },
-    answers: p.answers,
-    authorities: p.authorities,
-    additionals: p.additionals,
+    answers: sections[0],
+    authorities: sections[1],
+    additionals: sections[2],
     server
   }
 }

@@ -1,23 +1,29 @@
 /**
  * DNS answers as typed records: one variant per record type, told apart by `type`, each with
- * its RDATA decoded once, at the adapter (./rdata.ts). Every variant also keeps `rdata`, the
- * RDATA with any name compression expanded: the canonical form of records without names in
- * their RDATA (RFC 4034 §6.2), and what a caller who needs the wire bytes reads.
- * docs/dns.md › "Typed answers" shows how to read them.
+ * its RDATA checked and typed once, at the adapter (./fromPacket.ts, from dns-packet's
+ * decoding). docs/dns.md › "Typed answers" shows how to read them.
  */
 import { typeName } from "./rrtypes"
 
+/** RDATA that does not have its type's shape; the resolver reports it as DnsMalformed. */
+export class MalformedRdata extends Error {}
+
 interface RecordOf<T extends string, D> {
   readonly type: T
-  /** Owner name, presentation form without the final dot ("." for the root). */
+  /** Owner name as dns-packet reads it: labels joined with `.`, no final dot ("." for the root). */
   readonly name: string
   readonly ttl: number
   /** "IN", "CH", ... or `CLASS<n>`. */
   readonly class: string
   readonly data: D
-  /** The RDATA with names uncompressed (not lower-cased). */
-  readonly rdata: Buffer
 }
+
+/**
+ * A type dns-packet hands over as raw bytes and ./fromPacket.ts decodes: it keeps those bytes,
+ * its RDATA as sent, which is also its canonical form (no names, or SVCB's TargetName, never
+ * compressed nor lower-cased: RFC 9460 §2.2, RFC 3597 §4, §7).
+ */
+type RawRecordOf<T extends string, D> = RecordOf<T, D> & { readonly rdata: Buffer }
 
 export interface MxData { readonly preference: number; readonly exchange: string }
 export interface SoaData {
@@ -105,21 +111,21 @@ export type PtrRecord = RecordOf<"PTR", string>
 export type MxRecord = RecordOf<"MX", MxData>
 /** Character-strings as sent (RFC 1035 §3.3.14); `txtText` joins them. */
 export type TxtRecord = RecordOf<"TXT", ReadonlyArray<Buffer>>
-export type SpfRecord = RecordOf<"SPF", ReadonlyArray<Buffer>>
+export type SpfRecord = RawRecordOf<"SPF", ReadonlyArray<Buffer>>
 export type SoaRecord = RecordOf<"SOA", SoaData>
 export type SrvRecord = RecordOf<"SRV", SrvData>
 export type CaaRecord = RecordOf<"CAA", CaaData>
 export type DsRecord = RecordOf<"DS", DsData>
-export type CdsRecord = RecordOf<"CDS", DsData>
+export type CdsRecord = RawRecordOf<"CDS", DsData>
 export type DnskeyRecord = RecordOf<"DNSKEY", DnskeyData>
-export type CdnskeyRecord = RecordOf<"CDNSKEY", DnskeyData>
+export type CdnskeyRecord = RawRecordOf<"CDNSKEY", DnskeyData>
 export type RrsigRecord = RecordOf<"RRSIG", RrsigData>
 export type NsecRecord = RecordOf<"NSEC", NsecData>
 export type Nsec3Record = RecordOf<"NSEC3", Nsec3Data>
-export type Nsec3ParamRecord = RecordOf<"NSEC3PARAM", Nsec3ParamData>
+export type Nsec3ParamRecord = RawRecordOf<"NSEC3PARAM", Nsec3ParamData>
 export type TlsaRecord = RecordOf<"TLSA", TlsaData>
-export type SvcbRecord = RecordOf<"SVCB", SvcbData>
-export type HttpsRecord = RecordOf<"HTTPS", SvcbData>
+export type SvcbRecord = RawRecordOf<"SVCB", SvcbData>
+export type HttpsRecord = RawRecordOf<"HTTPS", SvcbData>
 export type HinfoRecord = RecordOf<"HINFO", HinfoData>
 export type RpRecord = RecordOf<"RP", RpData>
 export type SshfpRecord = RecordOf<"SSHFP", SshfpData>

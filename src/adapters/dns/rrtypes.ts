@@ -1,7 +1,8 @@
 /**
- * Resource record type and class mnemonics and their numbers (the IANA "DNS Parameters"
- * registry). A number without a mnemonic here is written `TYPE<n>` / `CLASS<n>` (RFC 3597 §5),
- * and those spellings are accepted back.
+ * Resource record type mnemonics and their numbers (the IANA "DNS Parameters" registry), for
+ * the names callers ask for and records are typed by. dns-packet's own table is shorter (no
+ * SVCB, HTTPS, URI, ...: it names those `UNKNOWN_<n>`), so this one stays. A number without a
+ * mnemonic here is written `TYPE<n>` (RFC 3597 §5), and that spelling is accepted back.
  */
 
 const TYPES: ReadonlyArray<readonly [string, number]> = [
@@ -19,12 +20,8 @@ const TYPES: ReadonlyArray<readonly [string, number]> = [
   ["TA", 32768], ["DLV", 32769]
 ]
 
-const CLASSES: ReadonlyArray<readonly [string, number]> = [["IN", 1], ["CS", 2], ["CH", 3], ["HS", 4], ["NONE", 254], ["ANY", 255]]
-
 const typeByName = new Map(TYPES)
 const typeByCode = new Map(TYPES.map(([n, c]) => [c, n]))
-const classByName = new Map(CLASSES)
-const classByCode = new Map(CLASSES.map(([n, c]) => [c, n]))
 
 const generic = (prefix: string, s: string): number | undefined => {
   const m = new RegExp(`^${prefix}(\\d{1,5})$`).exec(s)
@@ -40,14 +37,3 @@ export const typeCode = (name: string): number | undefined => {
 
 /** The mnemonic of a type number, `TYPE<n>` when it has none. */
 export const typeName = (code: number): string => typeByCode.get(code) ?? `TYPE${code}`
-
-export const classCode = (name: string): number | undefined => {
-  const s = name.trim().toUpperCase()
-  return classByName.get(s) ?? generic("CLASS", s)
-}
-
-export const className = (code: number): string => classByCode.get(code) ?? `CLASS${code}`
-
-/** Response codes (RFC 1035 §4.1.1, RFC 2136, RFC 6895); only the header's four bits. */
-const RCODES = ["NOERROR", "FORMERR", "SERVFAIL", "NXDOMAIN", "NOTIMP", "REFUSED", "YXDOMAIN", "YXRRSET", "NXRRSET", "NOTAUTH", "NOTZONE"]
-export const rcodeName = (code: number): string => RCODES[code] ?? `RCODE_${code}`

@@ -1,11 +1,13 @@
 /**
  * SVCB and HTTPS RDATA (RFC 9460 §2.2), pure: SvcPriority, an uncompressed TargetName, then
- * SvcParams as key, length, value. A record is malformed (RFC 9460 §2.2) when the RDATA ends
- * inside a SvcParam, the keys are not in strictly increasing order, or a value does not have its
- * key's format; `decodeSvcb` throws MalformedWire then.
+ * SvcParams as key, length, value. dns-packet 5.6.1 hands these types over as raw bytes; this is
+ * their decoder. A record is malformed (RFC 9460 §2.2) when the RDATA ends inside a SvcParam,
+ * the keys are not in strictly increasing order, or a value does not have its key's format;
+ * `decodeSvcb` throws MalformedRdata then.
  */
-import { ipv4Text, ipv6Text, MalformedWire, readName } from "./names"
-import type { SvcbData, SvcParams } from "./records"
+import { ipv4FromBytes, ipv6FromBytes } from "./ipText"
+import { decodeName } from "./packetCodec"
+import { MalformedRdata, type SvcbData, type SvcParams } from "./records"
 
 const KEY_NAMES: Record<number, string> = {
   0: "mandatory", 1: "alpn", 2: "no-default-alpn", 3: "port", 4: "ipv4hint", 5: "ech", 6: "ipv6hint", 7: "dohpath", 8: "ohttp"
@@ -13,7 +15,7 @@ const KEY_NAMES: Record<number, string> = {
 export const svcKeyName = (key: number): string => KEY_NAMES[key] ?? `key${key}`
 
 const bad = (why: string): never => {
-  throw new MalformedWire(`SVCB/HTTPS: ${why}`)
+  throw new MalformedRdata(`SVCB/HTTPS: ${why}`)
 }
 
 /** RFC 9460 §7.1.1: a non-empty list of non-empty length-prefixed ids. */
@@ -34,9 +36,23 @@ const addresses = (v: Buffer, size: 4 | 16, key: string): Array<string> => {
   const out: Array<string> = []
   for (let j = 0; j < v.length; j += size) {
     const b = v.subarray(j, j + size)
-    out.push(size === 4 ? ipv4Text(b) : ipv6Text(b))
+    out.push(size === 4 ? ipv4FromBytes(b) : ipv6FromBytes(b))
   }
   return out
+}
+
+/**
+ * The end of the TargetName at offset 2, which is never compressed (RFC 9460 §2.2): the labels
+ * are walked only to find that end and refuse a pointer; dns-packet reads the name.
+ */
+const targetEnd = (rdata: Buffer): number => {
+  let at = 2
+  while (at < rdata.length && rdata[at] !== 0) {
+    if ((rdata[at] & 0xc0) !== 0) bad("TargetName is compressed or has an unknown label type")
+    at += 1 + rdata[at]
+  }
+  if (at >= rdata.length) bad("TargetName runs past the RDATA")
+  return at + 1
 }
 
 /** RFC 9460 §8: a non-empty, strictly increasing list of keys, never `mandatory` itself. */
@@ -57,8 +73,8 @@ const mandatoryKeys = (v: Buffer): Array<string> => {
 export const decodeSvcb = (rdata: Buffer): SvcbData => {
   if (rdata.length < 3) bad("RDATA too short")
   const priority = rdata.readUInt16BE(0)
-  // RFC 9460 §2.2: the TargetName is never compressed.
-  const { name: target, next } = readName(rdata, 2, false)
+  const next = targetEnd(rdata)
+  const target = decodeName(rdata.subarray(2, next))
   const params: { -readonly [K in keyof SvcParams]: SvcParams[K] } = {}
   let prev = -1
   for (let i = next; i < rdata.length;) {

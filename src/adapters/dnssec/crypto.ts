@@ -5,7 +5,7 @@
  * node:crypto; digest types 1 (SHA-1), 2 (SHA-256) and 4 (SHA-384).
  */
 import { createHash, createPublicKey, verify as cryptoVerify, type KeyObject } from "node:crypto"
-import { nameWire as wireOf } from "../dns/names"
+import { encodeRdata, packetTypeName } from "../dns/packetCodec"
 import type { DnskeyData, DnsRecord, RrsigData } from "../dns/records"
 import { typeCode } from "../dns/rrtypes"
 
@@ -23,8 +23,22 @@ export const normName = (name: string): string => name.toLowerCase().replace(/\.
 
 export const labelCount = (name: string): number => (normName(name) === "" ? 0 : normName(name).split(".").filter((l) => l !== "*").length)
 
+/** ASCII letters lower-cased, nothing else (RFC 4034 §6.2, RFC 4343 §3). */
+const lower = (name: string): string => name.replace(/[A-Z]+/g, (m) => m.toLowerCase())
+
 /** Uncompressed wire form of a name, lower-cased (canonical form, RFC 4034 §6.2). */
-export const nameWire = (name: string): Buffer => wireOf(name, true)
+export const nameWire = (name: string): Buffer => {
+  const n = lower(name).replace(/\.$/, "")
+  if (n === "") return Buffer.from([0])
+  const parts: Array<Buffer> = []
+  for (const label of n.split(".")) {
+    const b = Buffer.from(label, "utf8")
+    if (b.length === 0 || b.length > 63) throw new Error(`invalid label in ${name}`)
+    parts.push(Buffer.from([b.length]), b)
+  }
+  parts.push(Buffer.from([0]))
+  return Buffer.concat(parts)
+}
 
 const u16 = (n: number) => Buffer.from([(n >> 8) & 0xff, n & 0xff])
 const u32 = (n: number) => {
@@ -37,15 +51,14 @@ const u32 = (n: number) => {
 const rrsigHead = (sig: RrsigData): Buffer =>
   Buffer.concat([u16(typeNumber(sig.typeCovered)), Buffer.from([sig.algorithm, sig.labels]), u32(sig.originalTTL), u32(sig.expiration), u32(sig.inception), u16(sig.keyTag)])
 
-const charString = (s: string) => {
-  const b = Buffer.from(s, "utf8")
-  return Buffer.concat([Buffer.from([b.length]), b])
-}
+/** Type mnemonics as dns-packet's encoder reads them (it names some types `UNKNOWN_<n>`). */
+const packetTypes = (types: ReadonlyArray<string>) => types.map((t) => packetTypeName(typeNumber(t)))
 
 /**
- * Canonical RDATA of a record (RFC 4034 §6.2): the names in the RDATA of the types listed there
- * lower-cased and uncompressed (NSEC's excepted, RFC 6840 §5.1); every other type as received,
- * which is already uncompressed (RFC 3597 §4).
+ * Canonical RDATA of a record (RFC 4034 §6.2), re-encoded by dns-packet from the typed data:
+ * uncompressed, and the names in the RDATA of the types listed there lower-cased (NSEC's
+ * excepted, RFC 6840 §5.1). Types decoded from raw bytes (SVCB, HTTPS, CDS, CDNSKEY, SPF,
+ * NSEC3PARAM, unknown ones) have no names to lower-case: their bytes as received.
  */
 export const canonicalRdata = (rr: DnsRecord): Buffer => {
   switch (rr.type) {
@@ -53,23 +66,38 @@ export const canonicalRdata = (rr: DnsRecord): Buffer => {
     case "CNAME":
     case "PTR":
     case "DNAME":
-      return nameWire(rr.data)
-    case "SOA": {
-      const d = rr.data
-      return Buffer.concat([nameWire(d.mname), nameWire(d.rname), u32(d.serial), u32(d.refresh), u32(d.retry), u32(d.expire), u32(d.minimum)])
-    }
+      return encodeRdata(rr.type, lower(rr.data))
+    case "SOA":
+      return encodeRdata(rr.type, { ...rr.data, mname: lower(rr.data.mname), rname: lower(rr.data.rname) })
     case "MX":
-      return Buffer.concat([u16(rr.data.preference), nameWire(rr.data.exchange)])
+      return encodeRdata(rr.type, { ...rr.data, exchange: lower(rr.data.exchange) })
     case "SRV":
-      return Buffer.concat([u16(rr.data.priority), u16(rr.data.weight), u16(rr.data.port), nameWire(rr.data.target)])
-    case "RRSIG":
-      return Buffer.concat([rrsigHead(rr.data), nameWire(rr.data.signersName), rr.data.signature])
+      return encodeRdata(rr.type, { ...rr.data, target: lower(rr.data.target) })
     case "RP":
-      return Buffer.concat([nameWire(rr.data.mbox), nameWire(rr.data.txt)])
-    case "NAPTR": {
-      const d = rr.data
-      return Buffer.concat([u16(d.order), u16(d.preference), charString(d.flags), charString(d.services), charString(d.regexp), nameWire(d.replacement)])
-    }
+      return encodeRdata(rr.type, { mbox: lower(rr.data.mbox), txt: lower(rr.data.txt) })
+    case "NAPTR":
+      return encodeRdata(rr.type, { ...rr.data, replacement: lower(rr.data.replacement) })
+    case "RRSIG":
+      return encodeRdata(rr.type, { ...rr.data, typeCovered: packetTypeName(typeNumber(rr.data.typeCovered)), signersName: lower(rr.data.signersName) })
+    case "NSEC":
+      return encodeRdata(rr.type, { ...rr.data, rrtypes: packetTypes(rr.data.rrtypes) })
+    case "NSEC3":
+      return encodeRdata(rr.type, { ...rr.data, rrtypes: packetTypes(rr.data.rrtypes) })
+    case "CAA":
+      // dns-packet's encoder overwrites the flags with 128 when issuerCritical is set; the flags carry that bit already.
+      return encodeRdata(rr.type, { ...rr.data, issuerCritical: false })
+    case "TXT":
+      return encodeRdata(rr.type, [...rr.data])
+    case "A":
+    case "AAAA":
+    case "DS":
+    case "DNSKEY":
+    case "TLSA":
+    case "HINFO":
+    case "SSHFP":
+      return encodeRdata(rr.type, rr.data)
+    case "UNKNOWN":
+      return rr.data
     default:
       return rr.rdata
   }

@@ -4,7 +4,7 @@
  * naming `h3`. Draft versions (`h3-29`) are not HTTP/3 and are not counted.
  */
 import { Effect } from "effect"
-import type { DnsError, DnsResolverShape } from "../../adapters/dns/DnsResolver"
+import { dataOf, type DnsError, type DnsRecord, type DnsResolverShape } from "../../adapters/dns/DnsResolver"
 
 /** Alternatives of an Alt-Svc value, split at commas outside quoted strings. */
 const alternatives = (value: string): ReadonlyArray<string> => {
@@ -48,35 +48,12 @@ export const advertisesH3 = (protocols: ReadonlyArray<string>) => protocols.incl
 export const httpsRecordName = (host: string, port: number) => (port === 443 ? host : `_${port}._https.${host}`)
 
 /**
- * The alpn SvcParam (key 1) of HTTPS RDATA (RFC 9460 §2.2): priority, an uncompressed target name,
- * then key/length/value params; alpn is a list of length-prefixed ids. AliasMode (priority 0)
- * carries no params that count.
+ * The alpn ids of the origin's HTTPS records (RFC 9460 §7.1.1), decoded at the DNS adapter.
+ * AliasMode records (priority 0) carry no params that count.
  */
-export const alpnOfHttpsRdata = (rdata: Uint8Array): ReadonlyArray<string> => {
-  if (rdata.length < 3 || ((rdata[0] << 8) | rdata[1]) === 0) return []
-  let i = 2
-  while (i < rdata.length && rdata[i] !== 0) i += 1 + rdata[i]
-  i += 1
-  const out: Array<string> = []
-  while (i + 4 <= rdata.length) {
-    const key = (rdata[i] << 8) | rdata[i + 1]
-    const len = (rdata[i + 2] << 8) | rdata[i + 3]
-    const value = rdata.subarray(i + 4, Math.min(rdata.length, i + 4 + len))
-    i += 4 + len
-    if (key !== 1) continue
-    for (let j = 0; j < value.length && j + 1 + value[j] <= value.length; j += 1 + value[j]) out.push(Buffer.from(value.subarray(j + 1, j + 1 + value[j])).toString("latin1"))
-  }
-  return out
-}
+export const alpnOfHttpsRecords = (records: ReadonlyArray<DnsRecord>): ReadonlyArray<string> =>
+  dataOf(records, "HTTPS").flatMap((d) => (d.priority === 0 ? [] : d.params.alpn ?? []))
 
-/**
- * The alpn ids of the HTTPS records at `name`. dns-packet 5.6 has no HTTPS type, so the query
- * names type 65 and the records arrive as raw RDATA.
- */
+/** The alpn ids of the HTTPS records at `name`. */
 export const alpnFromHttpsRecord = (resolver: DnsResolverShape, name: string): Effect.Effect<ReadonlyArray<string>, DnsError> =>
-  resolver.query({ name, type: "UNKNOWN_65" }).pipe(
-    Effect.map((ans) => ans.answers.flatMap((r) => {
-      const data: unknown = "data" in r ? r.data : undefined
-      return String(r.type) === "UNKNOWN_65" && data instanceof Uint8Array ? alpnOfHttpsRdata(data) : []
-    }))
-  )
+  resolver.query({ name, type: "HTTPS" }).pipe(Effect.map((ans) => alpnOfHttpsRecords(ans.answers)))

@@ -11,7 +11,7 @@ import { ActiveProbe as ActiveProbeSchema, ProviderOut as ProviderOutSchema, Waf
 import { DnsResolver, txtText } from "../../adapters/dns/DnsResolver"
 import type { InvalidRequest, TargetForbidden } from "../../kernel/errors"
 import { decodeHtml } from "../freshness/decode"
-import { setCacheOutcome } from "../../platform/http/RequestFacts"
+import { noteCache } from "../../platform/http/CurrentRequest"
 import { fetchPage, pageTarget } from "../page/target"
 import { HttpProbe, round, type ProbeOutcome } from "../../adapters/probe/HttpProbe"
 import {
@@ -140,7 +140,7 @@ export class WafDetection extends Context.Tag("domain-intel/WafDetection")<WafDe
 
         let activeProbe: ActiveProbe | null = null
         if (input.activeProbe) {
-          yield* setCacheOutcome("bypass")
+          yield* noteCache("bypass")
           const own = yield* verifyOwnership(target.host, input.auditToken)
           if (!own.ok) {
             activeProbe = { probed: false, ownership_verified: false, method: null, refusal_reason: own.reason }

@@ -19,7 +19,7 @@ export class FreshnessApi extends HttpApiGroup.make("freshness")
   .add(
     HttpApiEndpoint.get("contentFreshness", "/v1/domain/content-freshness")
       .annotate(OpenApi.Summary, "How fresh a site's content is")
-      .annotate(OpenApi.Description, "Reads the home page, feeds and sitemaps and reports the newest dated content with the evidence for each date.")
+      .annotate(OpenApi.Description, "Fetches the page (a bare domain: https first, then http), extracts its publication and modification dates (meta tags, JSON-LD, time elements, the URL, visible text, Last-Modified), analyses its cache headers, cross-checks the dates and grades the freshness.")
       .setUrlParams(ContentFreshnessInputs.query)
       .addSuccess(FreshnessReport)
       .addError(TargetForbiddenWire)

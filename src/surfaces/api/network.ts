@@ -46,7 +46,7 @@ export class NetworkApi extends HttpApiGroup.make("network")
   .add(
     HttpApiEndpoint.get("httpCheck", "/v1/network/http-check")
       .annotate(OpenApi.Summary, "Check a URL: status, timings, headers, TLS and redirects")
-      .annotate(OpenApi.Description, "Fetches the URL (HEAD by default) from the service, following redirects up to `max_redirects`, and reports the status, DNS/connect/TLS/first-byte timings, selected headers with a security summary, the redirect chain and the TLS outcome. A target that does not answer is a 200 with `error` set (`timeout`, `dns`, `connection_refused`, `tls`, …), not an HTTP error. Private, loopback and metadata addresses are refused with `target_forbidden`.")
+      .annotate(OpenApi.Description, "Fetches the URL (HEAD by default) from the service, following redirects up to `max_redirects`, and reports the status, DNS/connect/TLS/first-byte timings, selected headers with a security summary, the redirect chain and the TLS outcome. A target that does not answer is a 200 with `error` set (`timeout`, `fetch_failed` (no connection, a TLS failure, a name that does not resolve, a malformed answer), `invalid_redirect_location`, `too_many_redirects`, `target_forbidden` for a redirect to a refused address), not an HTTP error. Private, loopback and metadata addresses are refused with `target_forbidden`.")
       .setUrlParams(HttpCheckInputs.query)
       .addSuccess(HttpCheckReport)
       .addError(TargetForbiddenWire)

@@ -3,19 +3,19 @@
  * for desktop clients that start a command instead of sending a Bearer header. Nothing but
  * JSON-RPC goes to stdout; logs go to stderr.
  *
- * Local mode runs the tools in this process, acting for the key in DOMAIN_INTEL_API_KEY: the key
- * is checked at start (unknown, revoked or below the pro plan: one line on stderr, exit 2), and
- * again for every line holding tools/calls (a key revoked meanwhile stops working), and each
- * tools/call is metered as over HTTP: one unit of the monthly quota and one request-log row of
- * operation mcpServer. `--remote URL` forwards each line to a hosted /v1/advanced/mcp with the
+ * Local mode runs the tools in this process, acting for the key in DOMAIN_INTEL_API_KEY. The key
+ * is checked at start (unknown, revoked or below the MCP operation's plan: one line on stderr,
+ * exit 2), and every line holding tools/calls goes through the very check of the HTTP endpoint
+ * (`Bearer.admit` for the MCP operation as the operations index declares it: key → quota →
+ * count → plan), one unit of the monthly quota per tools/call, and one request-log row of
+ * operation mcpServer per call. `--remote URL` forwards each line to a hosted /v1/advanced/mcp with the
  * key as Bearer instead.
  */
-import { Clock, Effect, Option, Stream } from "effect"
+import { Clock, Effect, Stream } from "effect"
 import { createInterface } from "node:readline"
-import { Keys } from "../../product/accounts/Keys"
-import { type CatalogueCode, PlanForbidden, QuotaExceeded, Unauthorized } from "../../kernel/errors"
-import { planAllows } from "../../kernel/plans"
-import { Quota } from "../../product/metering/Quota"
+import { type CatalogueCode } from "../../kernel/errors"
+import { Bearer } from "../../product/auth/Auth"
+import { Operations } from "../../platform/http/Operation"
 import { RequestLog } from "../../product/metering/RequestLog"
 import { API_KEY_ENV, MCP_OPERATION, MCP_PATH } from "./route"
 import { McpServer } from "./McpServer"
@@ -68,39 +68,27 @@ const negotiatedIn = (answer: unknown): ProtocolVersion | undefined => {
 /** Local mode: the tools run here, for the key's organization. */
 export const serveLocal = (apiKey: string) =>
   Effect.gen(function*() {
-    const keys = yield* Keys
-    const quota = yield* Quota
+    const bearer = yield* Bearer
     const server = yield* McpServer
     const log = yield* RequestLog
-    const key = yield* keys.authenticate(apiKey.trim())
-    if (Option.isNone(key)) {
-      return yield* Effect.fail(new StdioSetupError(`${API_KEY_ENV} is not a valid API key (unknown, malformed or revoked)`))
+    // The MCP operation as the HTTP endpoint declares it (its plan included).
+    const operation = (yield* Operations).match("POST", MCP_PATH)?.info
+    /** The HTTP endpoint's check for `units` tool calls: key (401) → quota (429) → count → plan (403). */
+    const meter = (units: number) => bearer.admit(apiKey, operation, units)
+
+    // At start: counts nothing, refuses what every call would be refused.
+    const start = yield* Effect.either(meter(0))
+    if (start._tag === "Left") {
+      const e = start.left
+      return yield* Effect.fail(new StdioSetupError(
+        e._tag === "Unauthorized"
+          ? `${API_KEY_ENV} is not a valid API key (unknown, malformed or revoked)`
+          : `${API_KEY_ENV} cannot use the MCP server: ${e.message}`
+      ))
     }
-    const org = key.value.org
-    if (!planAllows(org.plan, "pro")) {
-      return yield* Effect.fail(new StdioSetupError(`the MCP server needs the pro plan or above; this key's organization is on ${org.plan}`))
-    }
+    const org = start.right.org
     yield* Effect.logInfo("MCP over stdio", { org: org.name })
     let version: ProtocolVersion | undefined
-
-    /** The key still valid, the plan still pro, then `units` counted against the quota. */
-    const meter = (units: number) =>
-      Effect.gen(function*() {
-        const current = yield* keys.authenticate(apiKey.trim()).pipe(Effect.orDie)
-        if (Option.isNone(current)) return yield* new Unauthorized({ message: `${API_KEY_ENV} is no longer a valid API key` })
-        const now = current.value.org
-        if (!planAllows(now.plan, "pro")) {
-          return yield* new PlanForbidden({ message: `the MCP server needs the pro plan or above; this key's organization is on ${now.plan}` })
-        }
-        // All of the line's calls or none (Quota.consume refuses without counting).
-        const decision = yield* quota.consume(now, units)
-        if (decision._tag === "Exceeded") {
-          return yield* new QuotaExceeded({
-            message: `monthly quota of ${decision.limit} requests for the ${now.plan} plan cannot cover ${units} tool call(s)`,
-            retryAfterSeconds: decision.retryAfterSeconds
-          })
-        }
-      })
 
     const handleLine = (line: string) =>
       Effect.gen(function*() {

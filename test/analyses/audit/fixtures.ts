@@ -63,7 +63,9 @@ export const tls = Schema.decodeUnknownSync(TlsReport)({
   protocols: { ...versions(false), tls1_2: true, tls1_3: true },
   cipher_suites: { ...versions([]), tls1_2: ["TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256"], tls1_3: ["TLS_AES_128_GCM_SHA256"] },
   server_preference: true,
-  key_exchange: { groups: ["x25519"], forward_secrecy: true },
+  key_exchange: { groups: ["x25519"], forward_secrecy: true, post_quantum: false },
+  alpn: { http2: true, http1_1: true, negotiated: ["h2", "http/1.1"] },
+  http3: { advertised: false, alt_svc: null },
   certificate: {
     subject: "CN=good.lab",
     issuer: "CN=Lab CA",
