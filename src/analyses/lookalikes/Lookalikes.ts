@@ -83,7 +83,9 @@ export const makeLookalikes = Effect.gen(function*() {
     const [healthy, own] = yield* Effect.all([rootAnswers(resolver), Effect.either(resolver.query({ name: domain, type: "A" }))], { concurrency: 2 })
     if (!healthy) return yield* resolversFailed(domain, own._tag === "Left" ? own.left.message : "no NS or DNSKEY of the root")
     const ownExists = !(own._tag === "Right" && own.right.rcode === "NXDOMAIN" && own.right.answers.length === 0)
-    const ownPage = ownExists ? yield* Effect.forkScoped(page(domain)) : null
+    // The site of a domain without an address of its own is at www (as the audit's web host).
+    const noAddress = own._tag === "Right" && own.right.rcode === "NOERROR" && !own.right.answers.some((r) => r.type === "A")
+    const ownPage = ownExists ? yield* Effect.forkScoped(page(noAddress ? `www.${domain}` : domain)) : null
 
     // The sweep. Each permutation's outcome is written at its index by the fiber that resolved
     // it; an index left empty was not resolved in time.

@@ -69,6 +69,10 @@ export const PLANTED: ReadonlyArray<Planted> = [
   { domain: "acmeshoplab.lab", fuzzer: "various", a: 20, zone: true, web: "endless", risk: "medium", similarity: "low" }
 ]
 
+/** A domain with no address of its own, its site at www; and a lookalike of it that copies that site. */
+export const WWW_ONLY = "northwind.lab"
+export const WWW_ONLY_LOOKALIKE = "northvvind.lab"
+
 /** A permutation whose zone its servers cannot load (SERVFAIL): neither registered nor free. */
 export const BROKEN = "acneshop.lab"
 /** With `lame: true`, a permutation delegated to an address where no server answers (its lookups time out). */
@@ -107,6 +111,9 @@ const zones = (n: number, lame: boolean, more: ReadonlyArray<Planted>): Readonly
   return [
     zone(DOMAIN, [`@ A ${a(OWN)}`, "@ MX 10 mx", `mx A ${a(99)}`, `www A ${a(OWN)}`]),
     ...[...PLANTED, ...more].filter((p) => p.zone).map((p) => zone(p.domain, own(p))),
+    // A second domain whose site is only at www, and a homoglyph of it serving the phishing copy.
+    zone(WWW_ONLY, [`www A ${a(OWN)}`]),
+    zone(WWW_ONLY_LOOKALIKE, [`@ A ${a(11)}`]),
     zone("hop.lab", inner("hop.lab")),
     zone("shop.lab", inner("shop.lab")),
     // Loaded by nothing (the lab applies `tamper` to a signed zone): its servers answer SERVFAIL.

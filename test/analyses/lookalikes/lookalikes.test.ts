@@ -13,7 +13,7 @@ import { DNSTWIST_FUZZERS, FUZZERS } from "../../../src/analyses/lookalikes/perm
 import { parseResolverList } from "../../../src/platform/Config"
 import { connectHttp } from "../../mcp/client"
 import { startService, type TestService } from "../../support/service"
-import { BROKEN, DOMAIN, type DnstwistRow, type LookalikeLab, PLANTED, runDnstwist, startLookalikeLab } from "./lookalikeLab"
+import { BROKEN, DOMAIN, type DnstwistRow, type LookalikeLab, PLANTED, runDnstwist, startLookalikeLab, WWW_ONLY, WWW_ONLY_LOOKALIKE } from "./lookalikeLab"
 
 let lab: LookalikeLab
 let svc: TestService
@@ -210,6 +210,20 @@ describe("parameters", () => {
     expect(r.body.error.code).toBe("invalid_request")
     expect(r.body.error.message).toContain(said)
   })
+
+  test("a domain without an address of its own: its page is read at www, and a copy of it is still found", async () => {
+    const r = await get(`domain=${WWW_ONLY}&fuzzers=homoglyph`)
+    expect(r.status).toBe(200)
+    expect(r.body.lookalikes.map((l: any) => [l.domain, l.risk])).toEqual([[WWW_ONLY_LOOKALIKE, "high"]])
+    expect(r.body.lookalikes[0].web_similarity).toBeGreaterThanOrEqual(80)
+    expect(r.body.limitations).toEqual([])
+  }, 60_000)
+
+  test("an empty fuzzers list names none: every fuzzer runs", async () => {
+    const r = await get(`domain=${WWW_ONLY}&fuzzers=`)
+    expect(r.status).toBe(200)
+    expect(Object.keys(r.body.by_fuzzer)).toEqual([...FUZZERS])
+  }, 60_000)
 
   test("a domain that does not exist still gets its registered lookalikes, and the report says it does not exist", async () => {
     // acmeshop.lab is one letter away from acmeshopx.lab (omission).
