@@ -6,7 +6,8 @@
  *
  * How one call runs, all within the operation's deadline:
  * - first, at once: whether the service's own resolvers answer for the root (when they do not,
- *   502: adapters/dns/resolverHealth.ts), the domain's own A lookup (a domain that does not exist
+ *   502: adapters/dns/ResolverHealth.ts; asked before the sweep, not after it, since nearly every
+ *   permutation answers NXDOMAIN), the domain's own A lookup (a domain that does not exist
  *   still has lookalikes: the report says so in `limitations`), and the domain's home page;
  * - then the sweep: every permutation resolved, LOOKALIKES_DNS_CONCURRENCY lookups in flight on
  *   this instance (one semaphore shared by every call, so concurrent calls share the resolver's
@@ -20,7 +21,7 @@
  */
 import { Clock, Context, Duration, Effect, Exit, Fiber, Layer, Option } from "effect"
 import { DnsResolver } from "../../adapters/dns/DnsResolver"
-import { resolversFailed, rootAnswers } from "../../adapters/dns/resolverHealth"
+import { ResolverHealth } from "../../adapters/dns/ResolverHealth"
 import { HttpProbe } from "../../adapters/probe/HttpProbe"
 import { InvalidRequest, type UpstreamUnavailable } from "../../kernel/errors"
 import { AppConfig } from "../../platform/Config"
@@ -56,6 +57,7 @@ export const budgetOf = (deadlineMs: number) => deadlineMs - Math.min(2000, Math
 export const makeLookalikes = Effect.gen(function*() {
   const config = yield* AppConfig
   const resolver = yield* DnsResolver
+  const health = yield* ResolverHealth
   const probe = yield* HttpProbe
   const ports = { https: config.pageHttpsPort, http: config.pageHttpPort }
   const lookups = yield* Effect.makeSemaphore(config.lookalikesDnsConcurrency)
@@ -80,8 +82,7 @@ export const makeLookalikes = Effect.gen(function*() {
     const pageSlots = yield* Effect.makeSemaphore(PAGE_CONCURRENCY)
     const page = (host: string) => pageSlots.withPermits(1)(homePage(shared, host, ports, pageMs))
 
-    const [healthy, own] = yield* Effect.all([rootAnswers(resolver), Effect.either(resolver.query({ name: domain, type: "A" }))], { concurrency: 2 })
-    if (!healthy) return yield* resolversFailed(domain, own._tag === "Left" ? own.left.message : "no NS or DNSKEY of the root")
+    const [, own] = yield* Effect.all([health.confirm(domain), Effect.either(resolver.query({ name: domain, type: "A" }))], { concurrency: 2 })
     const ownExists = !(own._tag === "Right" && own.right.rcode === "NXDOMAIN" && own.right.answers.length === 0)
     // The site of a domain without an address of its own is at www (as the audit's web host).
     const noAddress = own._tag === "Right" && own.right.rcode === "NOERROR" && !own.right.answers.some((r) => r.type === "A")

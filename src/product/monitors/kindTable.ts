@@ -10,6 +10,7 @@ import { dnsRecordsKind } from "./kinds/dnsRecords"
 import { dnssecKind } from "./kinds/dnssec"
 import { domainExpiryKind } from "./kinds/domainExpiry"
 import { emailSecurityKind, tlsKind } from "./kinds/security"
+import { takeoverKind } from "./kinds/takeover"
 import { lookalikesKind } from "./kinds/lookalikes"
 
 export const kindTable = {
@@ -23,6 +24,7 @@ export const kindTable = {
   dnssec: dnssecKind,
   email_security: emailSecurityKind,
   tls: tlsKind,
+  takeover: takeoverKind,
   lookalikes: lookalikesKind
 } satisfies Record<MonitorKind, KindSpec<any>>
 

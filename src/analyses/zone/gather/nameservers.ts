@@ -7,7 +7,6 @@ import { Effect } from "effect"
 import { recordsOf } from "../../../adapters/dns/DnsResolver"
 import { classifyAddress } from "../../../adapters/probe/guard"
 import { NotFound } from "../../../kernel/errors"
-import { resolversFailed, rootAnswers as ownRootAnswers } from "../../../adapters/dns/resolverHealth"
 import { errText, norm } from "../model/answers"
 import { capTargets } from "../model/limits"
 import type { NameserverObservation } from "../model/observations"
@@ -21,22 +20,17 @@ export const disallowed = (allowPrivateTargets: boolean) => (ip: string): string
   return null
 }
 
-/** Can the service's resolvers answer for the root zone? One decision for every operation (adapters/dns/resolverHealth.ts). */
-export const rootAnswers = (g: Gatherer) => ownRootAnswers(g.resolver)
-
-export { resolversFailed }
-
 export const enumerate = (g: Gatherer, allowed: (ip: string) => string | null, zone: string) =>
   Effect.gen(function*() {
     const ans = yield* Effect.either(g.resolver.query({ name: zone, type: "NS" }))
-    // Broken zone or broken resolver? Ask the resolvers for the root: if they cannot answer
-    // that either, nothing can be judged about the zone.
+    // Broken zone or broken resolver? The resolvers must answer for the root (its NS and
+    // DNSKEY) before the zone is blamed; otherwise nothing can be judged about it (502).
     if (ans._tag === "Left") {
-      if (!(yield* rootAnswers(g))) return yield* resolversFailed(zone, errText(ans.left))
+      yield* g.health.confirm(zone, { dnssec: true })
       return { nsError: errText(ans.left), nameservers: [] as Array<NameserverObservation> }
     }
     if (ans.right.rcode === "NXDOMAIN") {
-      if (!(yield* rootAnswers(g))) return yield* resolversFailed(zone, `NXDOMAIN for ${zone}`)
+      yield* g.health.confirm(zone, { dnssec: true })
       return yield* new NotFound({ message: `zone ${zone} does not exist (the DNS answers NXDOMAIN for it)` })
     }
     const names = [...new Set(recordsOf(ans.right.answers, "NS").filter((a) => norm(a.name) === zone).map((a) => norm(a.data)))].slice(0, 13)

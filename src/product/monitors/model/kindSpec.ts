@@ -6,6 +6,7 @@
 import type { Effect, Schema } from "effect"
 import type { CtAggregator } from "../../../adapters/ct/CtAggregator"
 import type { DnsResolver } from "../../../adapters/dns/DnsResolver"
+import type { ResolverHealth } from "../../../adapters/dns/ResolverHealth"
 import type { ZoneHygiene } from "../../../analyses/zone/ZoneHygiene"
 import type { DnssecValidator } from "../../../adapters/dnssec/DnssecValidator"
 import type { CertInspector } from "../../../adapters/x509/CertInspector"
@@ -16,6 +17,7 @@ import type { HttpProbe } from "../../../adapters/probe/HttpProbe"
 import type { WafDetection } from "../../../analyses/waf/WafDetection"
 import type { EmailSecurity } from "../../../analyses/mail/EmailSecurity"
 import type { TlsScan } from "../../../analyses/tls/TlsScan"
+import type { SubdomainTakeover } from "../../../analyses/takeover/SubdomainTakeover"
 import type { Lookalikes } from "../../../analyses/lookalikes/Lookalikes"
 
 /** Every service a run of any kind may use (provided by the scheduler's layer). */
@@ -27,9 +29,11 @@ export type MonitorRunServices =
   | WafDetection
   | Rdap
   | DnsResolver
+  | ResolverHealth
   | DnssecValidator
   | EmailSecurity
   | TlsScan
+  | SubdomainTakeover
   | Lookalikes
 
 export interface KindSpec<C> {
@@ -37,7 +41,7 @@ export interface KindSpec<C> {
   readonly conditions: Schema.Schema<C, any>
   /** The conditions a monitor gets when it names none. */
   readonly defaults: C
-  /** The minimum interval, as a multiple of MONITOR_MIN_INTERVAL_S (docs/monitors.md: 1, 10 or 60). */
+  /** The minimum interval, as a multiple of MONITOR_MIN_INTERVAL_S (docs/operations/monitors.md: 1, 10 or 60). */
   readonly minIntervalFactor: number
   /** The stored form of a target, or why it is not one for this kind. */
   readonly target: (raw: string) => TargetResult
