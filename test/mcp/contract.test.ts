@@ -50,7 +50,8 @@ const mirrors = {
   email_security: "/v1/security/email",
   tls_scan: "/v1/security/tls",
   security_headers: "/v1/security/headers",
-  subdomain_takeover: "/v1/security/takeover"
+  subdomain_takeover: "/v1/security/takeover",
+  lookalike_domains: "/v1/security/lookalikes"
 } as const
 type Tool = keyof typeof mirrors
 
@@ -93,7 +94,10 @@ const badInputs = (): ReadonlyArray<readonly [Tool, Record<string, unknown>, str
   ["subdomain_takeover", { domain: "192.0.2.1" }, "invalid_request"],
   ["subdomain_takeover", { domain: "good.test", names: ["x.other.test"] }, "invalid_request"],
   ["subdomain_takeover", { domain: "good.test", names: Array.from({ length: 101 }, (_, i) => `n${i}.good.test`) }, "invalid_request"],
-  ["subdomain_takeover", { domain: "missing.test" }, "not_found"]
+  ["subdomain_takeover", { domain: "missing.test" }, "not_found"],
+  ["lookalike_domains", { domain: "192.0.2.1" }, "invalid_request"],
+  ["lookalike_domains", { domain: "good.test/path" }, "invalid_request"],
+  ["lookalike_domains", { domain: "under_score.test" }, "invalid_request"]
 ]
 
 describe("the same bad input, the same error", () => {

@@ -11,6 +11,7 @@ import { dnssecKind } from "./kinds/dnssec"
 import { domainExpiryKind } from "./kinds/domainExpiry"
 import { emailSecurityKind, tlsKind } from "./kinds/security"
 import { takeoverKind } from "./kinds/takeover"
+import { lookalikesKind } from "./kinds/lookalikes"
 
 export const kindTable = {
   http_check: httpCheckKind,
@@ -23,7 +24,8 @@ export const kindTable = {
   dnssec: dnssecKind,
   email_security: emailSecurityKind,
   tls: tlsKind,
-  takeover: takeoverKind
+  takeover: takeoverKind,
+  lookalikes: lookalikesKind
 } satisfies Record<MonitorKind, KindSpec<any>>
 
 export { MonitorKind }

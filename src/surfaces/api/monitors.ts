@@ -15,7 +15,7 @@ const AnyConditions = Schema.Record({ key: Schema.String, value: Schema.Unknown 
     "ct_new_certificate: new_certificate, issuer_not_in; zone_hygiene: grade_below, new_finding_severity_at_least; " +
     "waf: provider_changed, provider_absent; domain_expiry: days_left_lt; " +
     "dns_records: record_type (default A), changed, expected; dnssec: status_not_secure, signature_expires_within_days; " +
-    "email_security: grade_below, record_changed; tls: grade_below, protocol_enabled"
+    "email_security: grade_below, record_changed; tls: grade_below, protocol_enabled; lookalikes: new_lookalike_risk_at_least (default medium)"
 })
 
 const Name = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
@@ -23,7 +23,7 @@ const Target = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(2048)).a
   description: "http_check: http(s) URL; certificate: host[:port]; waf: URL or domain; dns_records: a name; tls: host[:port]; other kinds: a domain"
 })
 const Interval = Schema.Number.pipe(Schema.int(), Schema.between(1, 86_400 * 7)).annotations({
-  description: "at least MONITOR_MIN_INTERVAL_S (default 60); certificate, CT, zone, domain_expiry, dnssec, email_security and tls kinds at least 10 times that"
+  description: "at least MONITOR_MIN_INTERVAL_S (default 60); certificate, CT, zone, domain_expiry, dnssec, email_security and tls kinds at least 10 times that; lookalikes at least 60 times that"
 })
 const FailuresBeforeAlert = Schema.Number.pipe(Schema.int(), Schema.between(1, 100))
 const CooldownMinutes = Schema.Number.pipe(Schema.int(), Schema.between(0, 10080))

@@ -40,6 +40,8 @@ export interface Baseline {
   readonly records?: { readonly spf: string | null; readonly dmarc: string | null; readonly mta_sts_id: string | null }
   /** takeover: the candidates of the last run (type, name, target, confidence). */
   readonly candidate_keys?: ReadonlyArray<string>
+  /** lookalikes: every registered lookalike seen so far, with the highest risk it had. */
+  readonly lookalikes?: Readonly<Record<string, "high" | "medium" | "low">>
 }
 
 export interface Verdict {

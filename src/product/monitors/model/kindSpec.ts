@@ -18,6 +18,7 @@ import type { WafDetection } from "../../../analyses/waf/WafDetection"
 import type { EmailSecurity } from "../../../analyses/mail/EmailSecurity"
 import type { TlsScan } from "../../../analyses/tls/TlsScan"
 import type { SubdomainTakeover } from "../../../analyses/takeover/SubdomainTakeover"
+import type { Lookalikes } from "../../../analyses/lookalikes/Lookalikes"
 
 /** Every service a run of any kind may use (provided by the scheduler's layer). */
 export type MonitorRunServices =
@@ -33,13 +34,14 @@ export type MonitorRunServices =
   | EmailSecurity
   | TlsScan
   | SubdomainTakeover
+  | Lookalikes
 
 export interface KindSpec<C> {
   /** The conditions the kind accepts; names it does not know are refused (400). */
   readonly conditions: Schema.Schema<C, any>
   /** The conditions a monitor gets when it names none. */
   readonly defaults: C
-  /** The minimum interval, as a multiple of MONITOR_MIN_INTERVAL_S (docs/operations/monitors.md: 1 or 10). */
+  /** The minimum interval, as a multiple of MONITOR_MIN_INTERVAL_S (docs/operations/monitors.md: 1, 10 or 60). */
   readonly minIntervalFactor: number
   /** The stored form of a target, or why it is not one for this kind. */
   readonly target: (raw: string) => TargetResult

@@ -117,6 +117,14 @@ export const KINDS: Record<string, KindForm> = {
     target: "example.com",
     factor: 10,
     conditions: [{ name: "new_candidate_confidence_at_least", label: "New candidate of confidence", type: "choice", options: ["confirmed", "potential", "unlikely"], optional: true }]
+  },
+  lookalikes: {
+    label: "Lookalike domains",
+    target: "example.com",
+    factor: 60,
+    conditions: [
+      { name: "new_lookalike_risk_at_least", label: "New lookalike of risk at least (default medium)", type: "choice", options: ["high", "medium", "low"], optional: true }
+    ]
   }
 }
 
