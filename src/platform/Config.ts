@@ -104,7 +104,15 @@ export interface AppConfigShape {
   readonly smtpTimeoutMs: number
   /** Time limit of the MTA-STS policy fetch (MTA_STS_TIMEOUT_MS, default 10000). */
   readonly mtaStsTimeoutMs: number
+  /**
+   * The location this instance runs monitors from (INSTANCE_LOCATION, default `default`): instances
+   * sharing a database and a name are that location's workers (docs/monitors.md, "Several locations").
+   */
+  readonly instanceLocation: string
 }
+
+/** A location name: 1-32 characters of a-z, 0-9 and `-` (docs/operations/locations.md). */
+export const LOCATION_NAME = /^[a-z0-9-]{1,32}$/
 
 const config = Config.all({
   port: Config.integer("PORT").pipe(Config.withDefault(8080)),
@@ -166,6 +174,10 @@ const config = Config.all({
   mtaStsTimeoutMs: Config.integer("MTA_STS_TIMEOUT_MS").pipe(
     Config.withDefault(10000),
     Config.validate({ message: "MTA_STS_TIMEOUT_MS must be 100-60000", validation: (n) => n >= 100 && n <= 60000 })
+  ),
+  instanceLocation: Config.string("INSTANCE_LOCATION").pipe(
+    Config.withDefault("default"),
+    Config.validate({ message: "INSTANCE_LOCATION must be 1-32 characters of a-z, 0-9 and -", validation: (s) => LOCATION_NAME.test(s) })
   )
 })
 
