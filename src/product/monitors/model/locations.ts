@@ -61,15 +61,18 @@ export type Combined =
  * The combined state of one due run. It is decided once every live listed location has reported
  * (a location that reported counts as live for this run) or the interval has passed; then it is
  * `unknown` when fewer than `quorum` listed locations are live, `not_ok` when at least `quorum`
- * of them report not ok, else `ok`. `failing` lists the locations that reported not ok.
+ * of them report not ok, `ok` when too few could (those that failed and the live ones that did
+ * not report together stay below `quorum`), else `unknown`: too few reports came to tell, and a
+ * silence must not resolve an alert (or open one). `failing` lists the locations that reported not ok.
  */
 export const combine = (r: RunReports): Combined => {
   const participating = r.locations.filter((l) => r.live.has(l) || r.reports.has(l))
-  const allIn = participating.every((l) => r.reports.has(l))
-  if (!allIn && !r.closed) return { decided: false }
+  const silent = participating.filter((l) => !r.reports.has(l)).length
+  if (silent > 0 && !r.closed) return { decided: false }
   const failing = r.locations.filter((l) => r.reports.get(l) === false)
   if (participating.length < r.quorum) return { decided: true, state: "unknown", failing }
-  return { decided: true, state: failing.length >= r.quorum ? "not_ok" : "ok", failing }
+  if (failing.length >= r.quorum) return { decided: true, state: "not_ok", failing }
+  return { decided: true, state: failing.length + silent >= r.quorum ? "unknown" : "ok", failing }
 }
 
 /**
@@ -91,7 +94,9 @@ export const combinedSummary = (
   switch (c.state) {
     case "unknown": {
       const live = r.locations.filter((l) => r.live.has(l) || r.reports.has(l)).length
-      return `unknown: ${live} of ${r.locations.length} locations live, fewer than the quorum of ${r.quorum}`
+      return live < r.quorum
+        ? `unknown: ${live} of ${r.locations.length} locations live, fewer than the quorum of ${r.quorum}`
+        : `unknown: ${r.reports.size} of ${live} live locations reported within the interval, too few to tell against the quorum of ${r.quorum}`
     }
     case "not_ok":
       return `not ok in ${c.failing.length} of ${r.locations.length} locations (quorum ${r.quorum}): ${failing}`
