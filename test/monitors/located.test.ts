@@ -31,8 +31,7 @@ const bad = (why: string): Verdict => failedRun(why, null)
 
 /** Heartbeats of one instance in each of `locations`, now. */
 const beatAll = (locations: ReadonlyArray<string>) =>
-  Effect.forEach(locations, (l) => Clock.flatMap((now) => beat(`i-${l}`, l, now)), { discard: true })
-const Clock = { flatMap: <A, E, R>(f: (now: number) => Effect.Effect<A, E, R>) => Effect.flatMap(TestClock.currentTimeMillis, f) }
+  Effect.forEach(locations, (l) => Effect.flatMap(TestClock.currentTimeMillis, (now) => beat(`i-${l}`, l, now)), { discard: true })
 
 const setup = (locations: ReadonlyArray<string>, extra: { quorum?: number } = {}) =>
   Effect.gen(function*() {
@@ -63,7 +62,7 @@ describe("locations and quorum", () => {
     runTest(Effect.gen(function*() {
       const { org, monitors, id } = yield* setup(["a", "b"])
       const base = { name: "x", kind: "http_check" as const, target: "http://127.0.0.1:9/", interval_seconds: 60 }
-      const refused = (e: Effect.Effect<unknown, unknown>) => Effect.map(Effect.flip(e), (err) => (err as { _tag: string; message: string }))
+      const refused = <R>(e: Effect.Effect<unknown, unknown, R>) => Effect.map(Effect.flip(e), (err) => (err as { _tag: string; message: string }))
       const never = yield* refused(monitors.create(org, { ...base, locations: ["a", "mars"] }))
       expect(never._tag).toBe("InvalidRequest")
       expect(never.message).toContain("mars")
