@@ -172,8 +172,10 @@ export class Monitors extends Effect.Service<Monitors>()("domain-intel/Monitors"
       }
       if (patch.locations !== undefined || patch.quorum !== undefined) {
         const locations = patch.locations ?? locationsOf(current)
-        // A quorum set before stays while it fits the new list; the default follows the list.
-        const quorum = patch.quorum ?? (current.quorum === null ? null : Number(current.quorum))
+        // A quorum set before stays while it fits the new list (no list: nothing to fit); the
+        // default follows the list.
+        const kept = current.quorum === null || locations.length === 0 ? null : Number(current.quorum)
+        const quorum = patch.quorum ?? kept
         yield* checkLocations(sql, locations, quorum)
         set.locations = JSON.stringify(locations)
         set.quorum = quorum
