@@ -3,10 +3,12 @@
  * meanwhile): the result rows, and then
  * - for an any-location monitor's run: the monitor's run state and its outcome
  *   (src/product/monitors/outcome.ts: alert transition, notifications, incident);
- * - for a located monitor's run (its share in one location): the share's last run, and the
- *   combined state of the due run once it is decided (src/product/monitors/rounds.ts), whose
- *   outcome drives the alerts;
- * and every run's daily rollup (src/product/monitors/rollups.ts). A run whose scheduled time
+ * - for a located monitor's run (its share in one location): the share's last run;
+ * and every run's daily rollup (src/product/monitors/rollups.ts). Then, in a short transaction of
+ * its own, the combined state of the located monitors' due runs that may now be decided
+ * (src/product/monitors/rounds.ts), whose outcome drives the alerts: deciding locks the monitors'
+ * rows, and holding those locks across the whole batch made the locations' writers (which store
+ * the same monitors' runs at the same time) wait on each other. A run whose scheduled time
  * already has a result in its location is dropped (`duplicate`: the store's unique key is the
  * last word on "exactly once"); a monitor deleted while its run was in flight records nothing.
  */
@@ -17,9 +19,8 @@ import { addRollups } from "./rollups"
 import { resultId, type Verdict } from "./model/analyze"
 import { DEFAULT_LOCATION } from "./model/locations"
 import { applyOutcome } from "./outcome"
-import { decideRounds, type RoundCandidate } from "./rounds"
+import { decideAfterStoring, readMonitors, type RoundCandidate } from "./rounds"
 import type { MonitorRow } from "./rows"
-import { forUpdate } from "../../platform/store/Sql"
 import { updateRows } from "./updateRows"
 
 export interface RunRecord {
@@ -69,13 +70,6 @@ const SHARE_COLUMNS = [
   ["baseline", "TEXT"]
 ] as const
 
-const readMonitors = (sql: SqlClient.SqlClient, ids: ReadonlyArray<string>, lock: boolean, into: Map<string, MonitorRow>) =>
-  Effect.forEach(Arr.chunksOf([...new Set(ids)].sort(), 500), (part) =>
-    Effect.map(
-      sql<MonitorRow>`SELECT * FROM monitors WHERE id IN ${sql.in(part as Array<string>)} ${lock ? sql`ORDER BY id ${forUpdate(sql)}` : sql``}`,
-      (rows) => rows.forEach((m) => into.set(m.id, m))
-    ), { discard: true })
-
 const releaseClaims = (sql: SqlClient.SqlClient, released: ReadonlyArray<Release>) =>
   Effect.gen(function*() {
     for (const ids of Arr.chunksOf(released.filter((r) => r.share === null).map((r) => r.monitorId), 500)) {
@@ -118,23 +112,34 @@ const insertResults = (sql: SqlClient.SqlClient, runs: ReadonlyArray<RunRecord>,
  */
 export const recordRuns = (runs: ReadonlyArray<RunRecord>, released: ReadonlyArray<Release> = []) =>
   Effect.gen(function*() {
+    const { rounds, steps } = yield* storeRuns(runs, released)
+    if (rounds.length === 0) return steps
+    // The runs are stored whatever happens here: a decision that fails is left to the pass that
+    // decides due runs once their interval has passed (rounds.ts `closeRounds`).
+    const decided = yield* decideAfterStoring(rounds).pipe(
+      Effect.catchAllCause((cause) => Effect.as(Effect.logWarning("monitor run decisions failed", cause), new Map<number, RunStep>()))
+    )
+    for (const [index, step] of decided) steps[index] = step
+    return steps
+  })
+
+/** The batch's transaction: results, run states, share states, rollups; the due runs to decide after it. */
+const storeRuns = (runs: ReadonlyArray<RunRecord>, released: ReadonlyArray<Release>) =>
+  Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     return yield* sql.withTransaction(Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
       yield* releaseClaims(sql, released)
-      if (runs.length === 0) return [] as Array<RunStep>
+      const rounds: Array<RoundCandidate> = []
+      if (runs.length === 0) return { steps: [] as Array<RunStep>, rounds }
       const monitors = new Map<string, MonitorRow>()
-      // Located monitors first, locked in id order: deciding a due run reads what the other
-      // locations stored, so two writers of one monitor take turns and the second sees the first's.
-      yield* readMonitors(sql, runs.filter((r) => r.share).map((r) => r.monitorId), true, monitors)
-      yield* readMonitors(sql, runs.filter((r) => !r.share).map((r) => r.monitorId), false, monitors)
+      yield* readMonitors(sql, runs.map((r) => r.monitorId), false, monitors)
       const stored = yield* insertResults(sql, runs.filter((r) => monitors.has(r.monitorId)), monitors)
       const steps: Array<RunStep> = []
       const kept: Array<RunRecord> = []
       // One row per monitor (or share), its last run's (a monitor's runs in one batch apply in order).
       const states = new Map<string, Record<(typeof STATE_COLUMNS)[number][0], unknown>>()
       const shares = new Map<string, Record<(typeof SHARE_COLUMNS)[number][0], unknown>>()
-      const rounds: Array<RoundCandidate> = []
       for (const [i, run] of runs.entries()) {
         const m = monitors.get(run.monitorId)
         const v = run.verdict
@@ -148,7 +153,8 @@ export const recordRuns = (runs: ReadonlyArray<RunRecord>, released: ReadonlyArr
             monitor_id: m.id, location: locationOf(run), last_for: run.scheduledFor, last_run_at: run.startedAt,
             last_ok: v.ok ? 1 : 0, last_summary: v.summary.slice(0, 500), baseline
           })
-          rounds.push({ monitorId: m.id, due: run.scheduledFor, index: i })
+          // Worth deciding only while this due run is newer than the last decided one.
+          if (m.decided_for === null || run.scheduledFor > Number(m.decided_for)) rounds.push({ monitorId: m.id, due: run.scheduledFor, index: i })
         } else {
           const o = yield* applyOutcome(sql, m, { ok: v.ok, summary: v.summary, at: run.startedAt, locationsFailing: null }, now)
           const state = {
@@ -164,9 +170,8 @@ export const recordRuns = (runs: ReadonlyArray<RunRecord>, released: ReadonlyArr
       }
       yield* updateRows(sql, "monitors", STATE_COLUMNS, 1, [...states.values()], true)
       yield* updateRows(sql, "monitor_shares", SHARE_COLUMNS, 2, [...shares.values()], true)
-      for (const [index, step] of yield* decideRounds(sql, monitors, rounds, now)) steps[index] = step
       yield* addRollups(sql, kept)
-      return steps
+      return { steps, rounds }
     }))
   })
 

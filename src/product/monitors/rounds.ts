@@ -7,15 +7,28 @@
  * (src/product/monitors/outcome.ts); `unknown` (fewer than the quorum of locations live) opens
  * and resolves nothing. A due run is decided once: `monitors.decided_for` only moves forward,
  * and the monitor's row is locked while it is decided.
+ *
+ * A writer decides after its results are committed, in a transaction of its own that locks the
+ * monitors first: of two locations' writers storing one due run at once, the one that locks
+ * second reads (READ COMMITTED: each statement sees what was committed before it) the other's
+ * result too, so the writer of the last result always sees them all.
  */
 import { SqlClient } from "@effect/sql"
-import { Clock, Effect } from "effect"
+import { Array as Arr, Clock, Effect } from "effect"
 import { forUpdate, placeholders, valuesTable } from "../../platform/store/Sql"
 import { liveLocations } from "./Locations"
 import { combine, combinedSummary, lastClosedRun, quorumOf, type RunReports } from "./model/locations"
 import { applyOutcome, type Step } from "./outcome"
 import { locationsOf, type MonitorRow } from "./rows"
 import { updateRows } from "./updateRows"
+
+/** Reads monitors' rows into `into`, in id order; `lock`: locked (FOR UPDATE) until the transaction ends. */
+export const readMonitors = (sql: SqlClient.SqlClient, ids: ReadonlyArray<string>, lock: boolean, into: Map<string, MonitorRow>) =>
+  Effect.forEach(Arr.chunksOf([...new Set(ids)].sort(), 500), (part) =>
+    Effect.map(
+      sql<MonitorRow>`SELECT * FROM monitors WHERE id IN ${sql.in(part as Array<string>)} ${lock ? sql`ORDER BY id ${forUpdate(sql)}` : sql``}`,
+      (rows) => rows.forEach((m) => into.set(m.id, m))
+    ), { discard: true })
 
 /** A due run that may now be decided; `index`: the batch's run that brought it (-1: the pass). */
 export interface RoundCandidate {
@@ -125,6 +138,18 @@ export const decideRounds = (
     }
     yield* updateRows(sql, "monitors", DECISION_COLUMNS, 1, [...decisions.values()], false)
     return steps
+  })
+
+/** After a batch is stored: decides what of `candidates` can be, its monitors locked meanwhile. */
+export const decideAfterStoring = (candidates: ReadonlyArray<RoundCandidate>) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return yield* sql.withTransaction(Effect.gen(function*() {
+      const now = yield* Clock.currentTimeMillis
+      const monitors = new Map<string, MonitorRow>()
+      yield* readMonitors(sql, candidates.map((c) => c.monitorId), true, monitors)
+      return yield* decideRounds(sql, monitors, candidates, now)
+    }))
   })
 
 /**
