@@ -2,21 +2,24 @@
  * Monitors from several locations: three instances, each its own location (INSTANCE_LOCATION a,
  * b, c), on one PostgreSQL database; MONITORS http_check monitors at 60 s listed in all three
  * (3 × MONITORS due runs a minute) against a loopback target (a bare Bun.serve in a child
- * process). The instances run in-process, as bench/monitors/run.ts runs its two.
+ * process). Each instance is its own `serve` process, as a location's instance runs on a machine
+ * of its own (in one process, three instances would share one event loop).
  *   - monitors are created paused through the API (with `locations: ["a","b","c"]`), then
  *     enabled in one statement with first runs spread over one interval, as the API does;
  *   - one interval of warm-up, then MINUTES of measurement;
  *   - printed per location: due runs and the share made, scheduling lag (start − due), the gap
  *     between two runs of a monitor (p50/p99/max); runs made twice in one location (runs the
  *     request log counted beyond the results stored: must be 0); the monitors' combined states
- *     at the end; the CPU seconds of the service and of the PostgreSQL cluster.
+ *     at the end; the CPU seconds of the three instances and of the PostgreSQL cluster over the
+ *     window, and the machine's load average (the figures mean little on a machine that is busy
+ *     with other work).
  *
  *   bun bench/monitors/locations.ts                 # MONITORS=5000 MINUTES=3
  */
 import { spawn } from "node:child_process"
 import { readdirSync, readFileSync } from "node:fs"
 import { startPostgres } from "../../test/support/postgres"
-import { startService, type TestService } from "../../test/support/service"
+import { createKey, type Instance, startInstance } from "../../test/multi/support"
 
 const MONITORS = Number(process.env.MONITORS ?? 5_000)
 const MINUTES = Number(process.env.MINUTES ?? 3)
@@ -32,10 +35,9 @@ const targetPort = await new Promise<number>((resolve) => target.stdout.once("da
 const pg = await startPostgres()
 const databaseUrl = await pg.createDatabase()
 const database = databaseUrl.slice(databaseUrl.lastIndexOf("/") + 1)
-const services: Array<TestService> = []
-for (const location of LOCATIONS) {
-  services.push(await startService({ databaseUrl, monitorMinIntervalS: INTERVAL_S, alertEvalIntervalMs: 3_600_000, instanceLocation: location }))
-}
+const key = createKey(databaseUrl, "bench", "enterprise") // also applies the migrations
+const services: Array<Instance> = await Promise.all(LOCATIONS.map((location) =>
+  startInstance(databaseUrl, { INSTANCE_LOCATION: location, DATABASE_POOL_MAX: "10", ALERT_EVAL_INTERVAL_MS: "3600000" })))
 const svc = services[0]
 
 /** utime + stime (+ reaped children's) of a process, in seconds (USER_HZ 100). */
@@ -69,11 +71,11 @@ try {
   const t0 = Date.now()
   const orgs = Math.ceil(MONITORS / PER_ORG)
   await Promise.all(Array.from({ length: orgs }, async (_, o) => {
-    const { key } = await svc.newKey("enterprise")
+    const orgKey = o === 0 ? key : createKey(databaseUrl, `bench-${o}`, "enterprise")
     for (let i = o * PER_ORG; i < Math.min(MONITORS, (o + 1) * PER_ORG); i++) {
       const r = await svc.call("/v1/monitors", {
         method: "POST",
-        key,
+        key: orgKey,
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ name: `m${i}`, kind: "http_check", target: `http://127.0.0.1:${targetPort}/m${i}`, interval_seconds: INTERVAL_S, enabled: false, locations: LOCATIONS })
       })
@@ -89,15 +91,17 @@ try {
   await Bun.sleep(INTERVAL_S * 1000)
 
   console.error(`measuring ${MINUTES} min`)
+  const serviceCpu = () => services.reduce((n, s) => n + (procCpu(s.child.pid!, false)?.s ?? 0), 0)
   const pgCpu0 = postgresCpu()
-  const cpu0 = process.cpuUsage()
+  const cpu0 = serviceCpu()
   const from = Date.now()
   await Bun.sleep(MINUTES * 60_000)
   const to = Date.now()
-  const cpu = process.cpuUsage(cpu0)
+  const cpuS = serviceCpu() - cpu0
   const pgCpuS = postgresCpu() - pgCpu0
+  const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).map(Number)
   // A graceful stop: runs in flight finish, the writers store what they hold, the request logs flush.
-  for (const s of services) await s.stop()
+  await Promise.all(services.map((s) => s.stop()))
   services.length = 0
   const end = to - 5_000
   // Figures per location, computed in the database (millions of rows stay there): due runs from
@@ -131,7 +135,6 @@ try {
   const made = Number(rows("SELECT COUNT(*) FROM request_log WHERE operation = 'monitorRun'")[0][0])
   const stored = Number(rows("SELECT COUNT(*) FROM monitor_results")[0][0])
   const states = Object.fromEntries(rows("SELECT COALESCE(state, 'none'), COUNT(*) FROM monitors WHERE name LIKE 'm%' GROUP BY 1"))
-  const cpuS = (cpu.user + cpu.system) / 1e6
   console.log(JSON.stringify({
     monitors: MONITORS,
     locations: LOCATIONS.length,
@@ -146,7 +149,7 @@ try {
     service_cpu_seconds: r1(cpuS),
     postgres_cpu_seconds: r1(pgCpuS),
     runs_per_cpu_second_with_postgres: r1(perLocation.reduce((n, l) => n + l.runs_per_minute, 0) * ((to - from) / 60_000) / (cpuS + pgCpuS)),
-    load_average: readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).map(Number),
+    load_average: load,
     create_seconds: r1(createS)
   }, null, 2))
 } finally {

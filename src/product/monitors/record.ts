@@ -112,11 +112,11 @@ const insertResults = (sql: SqlClient.SqlClient, runs: ReadonlyArray<RunRecord>,
  */
 export const recordRuns = (runs: ReadonlyArray<RunRecord>, released: ReadonlyArray<Release> = []) =>
   Effect.gen(function*() {
-    const { rounds, steps } = yield* storeRuns(runs, released)
+    const { rounds, steps, monitors } = yield* storeRuns(runs, released)
     if (rounds.length === 0) return steps
     // The runs are stored whatever happens here: a decision that fails is left to the pass that
     // decides due runs once their interval has passed (rounds.ts `closeRounds`).
-    const decided = yield* decideAfterStoring(rounds).pipe(
+    const decided = yield* decideAfterStoring(rounds, monitors).pipe(
       Effect.catchAllCause((cause) => Effect.as(Effect.logWarning("monitor run decisions failed", cause), new Map<number, RunStep>()))
     )
     for (const [index, step] of decided) steps[index] = step
@@ -131,8 +131,8 @@ const storeRuns = (runs: ReadonlyArray<RunRecord>, released: ReadonlyArray<Relea
       const now = yield* Clock.currentTimeMillis
       yield* releaseClaims(sql, released)
       const rounds: Array<RoundCandidate> = []
-      if (runs.length === 0) return { steps: [] as Array<RunStep>, rounds }
       const monitors = new Map<string, MonitorRow>()
+      if (runs.length === 0) return { steps: [] as Array<RunStep>, rounds, monitors }
       yield* readMonitors(sql, runs.map((r) => r.monitorId), false, monitors)
       const stored = yield* insertResults(sql, runs.filter((r) => monitors.has(r.monitorId)), monitors)
       const steps: Array<RunStep> = []
@@ -171,7 +171,7 @@ const storeRuns = (runs: ReadonlyArray<RunRecord>, released: ReadonlyArray<Relea
       yield* updateRows(sql, "monitors", STATE_COLUMNS, 1, [...states.values()], true)
       yield* updateRows(sql, "monitor_shares", SHARE_COLUMNS, 2, [...shares.values()], true)
       yield* addRollups(sql, kept)
-      return { steps, rounds }
+      return { steps, rounds, monitors }
     }))
   })
 

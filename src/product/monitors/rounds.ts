@@ -8,10 +8,12 @@
  * and resolves nothing. A due run is decided once: `monitors.decided_for` only moves forward,
  * and the monitor's row is locked while it is decided.
  *
- * A writer decides after its results are committed, in a transaction of its own that locks the
- * monitors first: of two locations' writers storing one due run at once, the one that locks
- * second reads (READ COMMITTED: each statement sees what was committed before it) the other's
- * result too, so the writer of the last result always sees them all.
+ * A writer decides after its results are committed. It first reads, without a transaction, the
+ * results stored for its due runs (READ COMMITTED: a statement sees what was committed before
+ * it): the writer that committed last sees every result, so a writer that sees too few to decide
+ * leaves the due run to the others (two statements, no lock). One that sees enough decides in a
+ * transaction of its own that locks the monitors and reads again: of two writers deciding at
+ * once, the second waits for the first and finds the due run decided.
  */
 import { SqlClient } from "@effect/sql"
 import { Array as Arr, Clock, Effect } from "effect"
@@ -140,15 +142,35 @@ export const decideRounds = (
     return steps
   })
 
-/** After a batch is stored: decides what of `candidates` can be, its monitors locked meanwhile. */
-export const decideAfterStoring = (candidates: ReadonlyArray<RoundCandidate>) =>
+/**
+ * After a batch is committed: which of `candidates` (their monitors' rows as the batch read them)
+ * can be decided now, by what is committed; those are decided with their monitors locked.
+ */
+export const decideAfterStoring = (candidates: ReadonlyArray<RoundCandidate>, seen: ReadonlyMap<string, MonitorRow>) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const now = yield* Clock.currentTimeMillis
+    const reports = yield* reportsOf(sql, candidates)
+    // Every listed location reported: decidable whoever is live; else it depends on who is.
+    let live: ReadonlySet<string> | undefined
+    const ready: Array<RoundCandidate> = []
+    for (const c of candidates) {
+      const m = seen.get(c.monitorId)
+      if (m === undefined) continue
+      const locations = locationsOf(m)
+      const reported = new Map((reports.get(`${c.monitorId}|${c.due}`) ?? []).map((r) => [r.location, Number(r.ok) === 1]))
+      if (!locations.every((l) => reported.has(l))) {
+        live ??= yield* liveLocations(sql)
+        const input = { locations, quorum: quorumOf(locations, m.quorum === null ? null : Number(m.quorum)), reports: reported, live, closed: c.due + Number(m.interval_seconds) * 1000 <= now }
+        if (!combine(input).decided) continue
+      }
+      ready.push(c)
+    }
+    if (ready.length === 0) return new Map<number, Step>()
     return yield* sql.withTransaction(Effect.gen(function*() {
-      const now = yield* Clock.currentTimeMillis
       const monitors = new Map<string, MonitorRow>()
-      yield* readMonitors(sql, candidates.map((c) => c.monitorId), true, monitors)
-      return yield* decideRounds(sql, monitors, candidates, now)
+      yield* readMonitors(sql, ready.map((c) => c.monitorId), true, monitors)
+      return yield* decideRounds(sql, monitors, ready, yield* Clock.currentTimeMillis)
     }))
   })
 
