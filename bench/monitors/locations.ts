@@ -14,7 +14,12 @@
  *     window, and the machine's load average (the figures mean little on a machine that is busy
  *     with other work).
  *
+ * With ANY=1 the same three instances run 3 × MONITORS monitors with no locations instead (the
+ * same runs a minute, each made once anywhere): the baseline, measured the same way on the same
+ * machine, for what the locations cost.
+ *
  *   bun bench/monitors/locations.ts                 # MONITORS=5000 MINUTES=3
+ *   ANY=1 bun bench/monitors/locations.ts           # the baseline: 15,000 any-location monitors
  */
 import { spawn } from "node:child_process"
 import { readdirSync, readFileSync } from "node:fs"
@@ -24,6 +29,9 @@ import { createKey, type Instance, startInstance } from "../../test/multi/suppor
 const MONITORS = Number(process.env.MONITORS ?? 5_000)
 const MINUTES = Number(process.env.MINUTES ?? 3)
 const LOCATIONS = ["a", "b", "c"]
+const ANY = process.env.ANY === "1"
+/** Monitors created; with locations each is run in all three. */
+const CREATED = ANY ? MONITORS * LOCATIONS.length : MONITORS
 const INTERVAL_S = 60
 const PER_ORG = 5_000
 
@@ -69,15 +77,15 @@ try {
   // Every location is known once its instance has beaten (a monitor may name only those).
   for (let i = 0; i < 100 && Number(rows("SELECT COUNT(*) FROM locations")[0][0]) < LOCATIONS.length; i++) await Bun.sleep(100)
   const t0 = Date.now()
-  const orgs = Math.ceil(MONITORS / PER_ORG)
+  const orgs = Math.ceil(CREATED / PER_ORG)
   await Promise.all(Array.from({ length: orgs }, async (_, o) => {
     const orgKey = o === 0 ? key : createKey(databaseUrl, `bench-${o}`, "enterprise")
-    for (let i = o * PER_ORG; i < Math.min(MONITORS, (o + 1) * PER_ORG); i++) {
+    for (let i = o * PER_ORG; i < Math.min(CREATED, (o + 1) * PER_ORG); i++) {
       const r = await svc.call("/v1/monitors", {
         method: "POST",
         key: orgKey,
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ name: `m${i}`, kind: "http_check", target: `http://127.0.0.1:${targetPort}/m${i}`, interval_seconds: INTERVAL_S, enabled: false, locations: LOCATIONS })
+        body: JSON.stringify({ name: `m${i}`, kind: "http_check", target: `http://127.0.0.1:${targetPort}/m${i}`, interval_seconds: INTERVAL_S, enabled: false, locations: ANY ? [] : LOCATIONS })
       })
       if (r.status !== 201) throw new Error(`create: ${r.status} ${await r.text()}`)
     }
@@ -87,7 +95,7 @@ try {
   // Enabled with first runs spread over one interval; every share of a monitor on its cadence.
   pg.psql(database, `UPDATE monitors SET enabled = 1, next_run_at = ${start} + CAST(FLOOR(random() * 60000) AS BIGINT) WHERE name LIKE 'm%'`)
   pg.psql(database, "UPDATE monitor_shares SET enabled = 1, next_run_at = m.next_run_at FROM monitors m WHERE m.id = monitor_shares.monitor_id")
-  console.error(`created ${MONITORS} monitors in ${createS.toFixed(1)} s, each in ${LOCATIONS.length} locations; warming up one interval`)
+  console.error(`created ${CREATED} monitors in ${createS.toFixed(1)} s, ${ANY ? "with no locations" : `each in ${LOCATIONS.length} locations`}; warming up one interval`)
   await Bun.sleep(INTERVAL_S * 1000)
 
   console.error(`measuring ${MINUTES} min`)
@@ -106,8 +114,9 @@ try {
   const end = to - 5_000
   // Figures per location, computed in the database (millions of rows stay there): due runs from
   // each monitor's phase over [from, end), those made, scheduling lag, gaps between a monitor's runs.
-  const perLocation = LOCATIONS.map((location) => {
-    const here = `location = '${location}' AND started_at >= ${from - 60_000} AND started_at < ${to}`
+  const groups = ANY ? [{ location: "any", filter: "TRUE", monitors: CREATED }] : LOCATIONS.map((l) => ({ location: l, filter: `location = '${l}'`, monitors: MONITORS }))
+  const perLocation = groups.map(({ location, filter, monitors }) => {
+    const here = `${filter} AND started_at >= ${from - 60_000} AND started_at < ${to}`
     const [[phases, due]] = rows(`WITH p AS (SELECT monitor_id, MIN(scheduled_for % 60000) AS p FROM monitor_results WHERE ${here} GROUP BY monitor_id),
       f AS (SELECT p, (CAST(CEIL((${from} - p) / 60000.0) AS BIGINT) * 60000 + p) AS first FROM p)
       SELECT COUNT(*), COALESCE(SUM(CASE WHEN first >= ${end} THEN 0 ELSE (${end} - 1 - first) / 60000 + 1 END), 0) FROM f`)
@@ -118,8 +127,8 @@ try {
     const [[gap50, gap99, gapMax]] = rows(`SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY g), percentile_disc(0.99) WITHIN GROUP (ORDER BY g), MAX(g)
       FROM (SELECT started_at, started_at - LAG(started_at) OVER (PARTITION BY monitor_id ORDER BY started_at) AS g FROM monitor_results WHERE ${here}) x
       WHERE g IS NOT NULL AND started_at >= ${from}`)
-    const [[inMinutes]] = rows(`SELECT COUNT(*) FROM monitor_results WHERE location = '${location}' AND started_at >= ${from} AND started_at < ${to}`)
-    const dueRuns = Number(due) + (MONITORS - Number(phases)) * MINUTES // monitors with no run at all here
+    const [[inMinutes]] = rows(`SELECT COUNT(*) FROM monitor_results WHERE ${filter} AND started_at >= ${from} AND started_at < ${to}`)
+    const dueRuns = Number(due) + (monitors - Number(phases)) * MINUTES // monitors with no run at all here
     return {
       location,
       runs_per_minute: r1(Number(inMinutes) / ((to - from) / 60_000)),
@@ -136,8 +145,8 @@ try {
   const stored = Number(rows("SELECT COUNT(*) FROM monitor_results")[0][0])
   const states = Object.fromEntries(rows("SELECT COALESCE(state, 'none'), COUNT(*) FROM monitors WHERE name LIKE 'm%' GROUP BY 1"))
   console.log(JSON.stringify({
-    monitors: MONITORS,
-    locations: LOCATIONS.length,
+    monitors: CREATED,
+    monitor_locations: ANY ? 0 : LOCATIONS.length,
     instances: LOCATIONS.length,
     interval_s: INTERVAL_S,
     measured_minutes: r1((to - from) / 60_000),

@@ -106,6 +106,45 @@ describe("claims per location", () => {
     }), { layer, now: NOW }))
 })
 
+describe("a located monitor's shares follow its edits", () => {
+  test("a new interval or a resume moves every share to the new anchor; an added location joins the cadence; a pause stops all", () =>
+    runTest(Effect.gen(function*() {
+      const { org, monitors, id, anchor } = yield* setup(["a", "b"])
+      const sql = yield* SqlClient.SqlClient
+      const state = Effect.gen(function*() {
+        const m = (yield* sql<{ next_run_at: number; interval_seconds: number }>`SELECT next_run_at, interval_seconds FROM monitors WHERE id = ${id}`)[0]
+        const shares = yield* sql<{ location: string; next_run_at: number; enabled: number; interval_seconds: number }>`
+          SELECT location, next_run_at, enabled, interval_seconds FROM monitor_shares WHERE monitor_id = ${id} ORDER BY location`
+        return { anchor: Number(m.next_run_at), shares: shares.map((s) => [s.location, Number(s.next_run_at), Number(s.enabled), Number(s.interval_seconds)]) }
+      })
+      expect(yield* state).toEqual({ anchor, shares: [["a", anchor, 1, 60], ["b", anchor, 1, 60]] })
+      // the same interval again changes nothing
+      yield* monitors.update(org.id, id, { interval_seconds: 60, name: "renamed" })
+      expect((yield* state).anchor).toBe(anchor)
+      // a new interval: a new anchor for all
+      yield* monitors.update(org.id, id, { interval_seconds: 120 })
+      const moved = yield* state
+      expect(moved.anchor).not.toBe(anchor)
+      expect(moved.shares).toEqual([["a", moved.anchor, 1, 120], ["b", moved.anchor, 1, 120]])
+      // an added location joins at the next due time on the cadence
+      yield* TestClock.setTime(moved.anchor + 5 * 120_000 + 7_000)
+      yield* monitors.update(org.id, id, { locations: ["a", "b", "c"] })
+      expect((yield* state).shares[2]).toEqual(["c", moved.anchor + 6 * 120_000, 1, 120])
+      // paused: no share is claimed; resumed: all on a fresh anchor
+      yield* monitors.update(org.id, id, { enabled: false })
+      yield* TestClock.setTime(moved.anchor + 10 * 120_000)
+      expect(yield* claimShares("a", 100, 60_000)).toEqual([])
+      yield* monitors.update(org.id, id, { enabled: true })
+      const resumed = yield* state
+      expect(resumed.shares.map((s) => s[1])).toEqual([resumed.anchor, resumed.anchor, resumed.anchor])
+      // back to any one location: the shares go, the any-location claim takes it
+      yield* monitors.update(org.id, id, { locations: [] })
+      expect((yield* state).shares).toEqual([])
+      yield* TestClock.setTime((yield* state).anchor)
+      expect((yield* claimDue(100, 60_000)).map((c) => c.monitor.id)).toEqual([id])
+    }), { layer, now: NOW }))
+})
+
 describe("the combined state drives the alerts", () => {
   test("quorum 2 of 3: one failing location opens nothing; two do, naming them; recovery resolves", () =>
     runTest(Effect.gen(function*() {

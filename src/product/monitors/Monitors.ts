@@ -167,8 +167,11 @@ export class Monitors extends Effect.Service<Monitors>()("domain-intel/Monitors"
         yield* checkInterval(kind, patch.interval_seconds)
         set.interval_seconds = patch.interval_seconds
         const first = firstRunAt(now, patch.interval_seconds * 1000, Math.random())
-        set.next_run_at = located ? first : Math.min(current.next_run_at, first)
-        rephase = patch.interval_seconds !== Number(current.interval_seconds)
+        if (!located) set.next_run_at = Math.min(current.next_run_at, first)
+        else if (patch.interval_seconds !== Number(current.interval_seconds)) {
+          set.next_run_at = first
+          rephase = true
+        }
       }
       if (patch.locations !== undefined || patch.quorum !== undefined) {
         const locations = patch.locations ?? locationsOf(current)

@@ -6,7 +6,9 @@
  * crashed runner's monitor is free again after the lease) and moves `next_run_at` on by
  * `nextDue` (src/product/monitors/model/analyze.ts): one interval, or to the next point of the monitor's own
  * cadence after now when whole intervals were missed. An instance can only claim a due time
- * that no other instance has claimed, so each due run is claimed exactly once.
+ * that no other instance has claimed, so each due run is claimed exactly once. A located
+ * monitor's runs are claimed the same way from its shares, one per listed location, each only by
+ * that location's instances (`claimShares`; docs/monitors.md, "Several locations").
  */
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect } from "effect"

@@ -4,13 +4,12 @@
  * - for an any-location monitor's run: the monitor's run state and its outcome
  *   (src/product/monitors/outcome.ts: alert transition, notifications, incident);
  * - for a located monitor's run (its share in one location): the share's last run;
- * and every run's daily rollup (src/product/monitors/rollups.ts). Then, in a short transaction of
- * its own, the combined state of the located monitors' due runs that may now be decided
- * (src/product/monitors/rounds.ts), whose outcome drives the alerts: deciding locks the monitors'
- * rows, and holding those locks across the whole batch made the locations' writers (which store
- * the same monitors' runs at the same time) wait on each other. A run whose scheduled time
- * already has a result in its location is dropped (`duplicate`: the store's unique key is the
- * last word on "exactly once"); a monitor deleted while its run was in flight records nothing.
+ * and every run's daily rollup (src/product/monitors/rollups.ts). After the commit, the located
+ * monitors' due runs that may now be decided are (src/product/monitors/rounds.ts): deciding locks
+ * the monitors' rows, which the locations' writers, storing the same monitors' runs at the same
+ * moment, would otherwise wait on for their whole batches. A run whose scheduled time already has
+ * a result in its location is dropped (`duplicate`: the store's unique key is the last word on
+ * "exactly once"); a monitor deleted while its run was in flight records nothing.
  */
 import { SqlClient } from "@effect/sql"
 import { Array as Arr, Clock, Effect } from "effect"
@@ -46,7 +45,7 @@ export interface Release {
 
 const locationOf = (r: RunRecord) => r.location ?? DEFAULT_LOCATION
 
-/** A monitor's run state after a run: one row of the batch's single UPDATE (`writeStates`). */
+/** A monitor's run state after a run: one row of the batch's single UPDATE (`updateRows`). */
 const STATE_COLUMNS = [
   ["id", "TEXT"],
   ["last_run_at", "BIGINT"],
