@@ -2,10 +2,13 @@
  * One instance on SQLite is one location, `default`: the whole service (its scheduler, writer
  * and heartbeat) runs a monitor listed in it and one with no locations; both show `state`,
  * `location_status`, results with their location and `by_location`; the MCP `monitor_status`
- * tool carries the same fields (checked against its outputSchema); a never-seen location is 400.
+ * tool carries the same fields (checked against its outputSchema); a never-seen location is 400;
+ * a bad INSTANCE_LOCATION stops the service at start, in one line.
  */
 import Ajv from "ajv"
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
+import { spawnSync } from "node:child_process"
+import { resolve } from "node:path"
 import { until } from "../support/process"
 import { countingOrigin } from "../support/monitors"
 import { startService, type TestService } from "../support/service"
@@ -85,4 +88,19 @@ describe("one instance, one location", () => {
     expect(older.content.map((c: any) => c.text).join("\n")).toContain("listed (http_check")
     expect(older.content.map((c: any) => c.text).join("\n")).toContain("state ok [default ok]")
   })
+})
+
+describe("INSTANCE_LOCATION", () => {
+  test("a name that is not 1-32 characters of a-z, 0-9 and - stops `serve` at start with one line", () => {
+    for (const bad of ["EU-West", "eu west", "", "x".repeat(33), "eu_west"]) {
+      const r = spawnSync(process.execPath, ["src/main.ts", "serve"], {
+        cwd: resolve(import.meta.dir, "../.."),
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: "sqlite::memory:", PORT: "0", INSTANCE_LOCATION: bad },
+        encoding: "utf8",
+        timeout: 30_000
+      })
+      expect([bad, r.status]).toEqual([bad, 1])
+      expect(r.stderr.trim()).toBe("domain-intel: INSTANCE_LOCATION must be 1-32 characters of a-z, 0-9 and -")
+    }
+  }, 60_000)
 })
