@@ -1,18 +1,16 @@
 /**
- * The `domain` parameter of every operation that takes one (DECISIONS "Domain parameters"): a
- * bare host name; `http://host[/]` and `https://host[/]` are reduced to `host`; anything else
- * that is not a host name is `400 invalid_request` saying what was wrong: another scheme,
- * userinfo, a port, a path beyond `/`, a query or fragment, an IP address where a zone is expected.
+ * The `domain` parameter of every operation that takes one (docs/architecture.md, "One decision,
+ * one place"): a bare host name; `http://host[/]` and `https://host[/]` are reduced to `host`;
+ * anything else that is not a host name is `400 invalid_request` saying what was wrong: another
+ * scheme, userinfo, a port, a path beyond `/`, a query or fragment, an IP address where a zone is
+ * expected. `DomainParam` decodes to the normalised host, so a REST query string and an MCP
+ * tool's arguments are held to the same rule by the same schema; `normalizeDomain` is the same
+ * decision for values that are not request parameters (monitor targets).
  */
 import { isIP } from "node:net"
-import { Schema } from "effect"
+import { ParseResult, Schema } from "effect"
 import { InvalidRequest } from "./errors"
 import { memoize } from "./memo"
-
-/** The wire schema of the parameter; `normalizeDomain` then decides what it names. */
-export const DomainParam = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(300)).annotations({
-  description: "A host name such as example.com; http://example.com/ and https://example.com/ are accepted as example.com. No port, path, query, user or other scheme"
-})
 
 const SCHEME = /^([a-z][a-z0-9+.-]*):\/\//
 const LABELS = /^([a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)(\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)*$/
@@ -46,10 +44,37 @@ const normalize = (input: string): string | InvalidRequest => {
 export const normalizeDomain: (input: string) => string | InvalidRequest = memoize(normalize, 1_000, (name) => typeof name === "string")
 
 /**
+ * The parameter's schema: a string of 1-300 characters that decodes to the host it names (lower
+ * case, no trailing dot, `http(s)://` and a final `/` removed), or fails with `normalizeDomain`'s
+ * message. Encoding gives the host back.
+ */
+export const DomainParam = Schema.transformOrFail(
+  Schema.String.pipe(Schema.minLength(1), Schema.maxLength(300)),
+  Schema.String,
+  {
+    strict: true,
+    decode: (input, _options, ast) => {
+      const host = normalizeDomain(input)
+      return host instanceof InvalidRequest ? ParseResult.fail(new ParseResult.Type(ast, input, host.message)) : ParseResult.succeed(host)
+    },
+    encode: ParseResult.succeed
+  }
+).annotations({
+  description: "A host name such as example.com; http://example.com/ and https://example.com/ are accepted as example.com. No port, path, query, user or other scheme"
+})
+
+/**
+ * The page operations' `domain` (Content Freshness, WAF Detection): a bare domain or a full
+ * http(s) URL of the page; `pageInputProblem` (applied by the page analyses, which monitors call
+ * too) decides what else is refused.
+ */
+export const PageParam = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(2048))
+
+/**
  * The page operations (Content Freshness, WAF Detection) take a bare domain or a full http(s)
- * URL (SPEC "Parameter rules"): a full URL may name a port and a page; anything else is held to
- * the rules above (another scheme, `user@`, and on a bare domain a port, a path or a query are
- * 400 invalid_request).
+ * URL: a full URL may name a port and a page; anything else is held to the rules above
+ * (another scheme, `user@`, and on a bare domain a port, a path or a query are 400
+ * invalid_request).
  */
 export const pageInputProblem = (input: string): InvalidRequest | null => {
   const raw = input.trim()

@@ -117,6 +117,15 @@ const declared = <Self extends ApiError>(cls: ErrorClass<Self>) => {
   return { code: code as Self["code"], status }
 }
 
+/**
+ * The wire code an error class declares, read from the class (never restated): what the other
+ * surfaces (MCP tool failures, JSON-RPC `error.data.code`) carry for the same failure.
+ */
+export const codeOf = <Self extends ApiError>(cls: ErrorClass<Self>): Self["code"] => declared(cls).code
+
+/** A wire code of the catalogue. */
+export type CatalogueCode = ApiError["code"]
+
 /** Schema from the envelope to the error class, annotated with its status, for `addError`. */
 const wire = <Self extends ApiError>(cls: ErrorClass<Self>) => {
   const { code, status } = declared(cls)

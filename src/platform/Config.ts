@@ -2,8 +2,10 @@
  * Every environment variable the service reads, in one place (DECISIONS.md, "Configuration").
  * Read only through Effect `Config`, so tests swap the provider instead of touching `process.env`.
  */
-import { Config, Context, Effect, Layer, Option, type Redacted } from "effect"
+import { Config, ConfigError, Context, Effect, Either, Layer, Option, type Redacted } from "effect"
 import { readFileSync } from "node:fs"
+import { InvalidRequest } from "../kernel/errors"
+import { normalizeDomain } from "../kernel/domainParam"
 
 export interface ResolverAddress {
   readonly host: string
@@ -41,6 +43,38 @@ export const systemResolvers = (): string => {
   }
   return "1.1.1.1,8.8.8.8"
 }
+
+/** The most zones one DNSBL variable may name: every item is asked on every zone (docs/configuration.md). */
+export const MAX_DNSBL_ZONES = 20
+
+/**
+ * A comma list of DNSBL zone names, or why it is refused: each a bare host name by the rules of
+ * the domain parameter (kernel/domainParam.ts), lower-cased, without a trailing dot, duplicates
+ * dropped; at most 189 octets, so the longest item (an IPv6 address: 32 nibbles and their dots,
+ * 64 octets, RFC 5782 §2.4) still fits the 253 of a name under it. An empty list names no zone.
+ */
+export const parseZoneList = (raw: string): ReadonlyArray<string> | string => {
+  const zones: Array<string> = []
+  for (const entry of raw.split(",").map((z) => z.trim()).filter((z) => z.length > 0)) {
+    const bare = entry.toLowerCase().replace(/\.$/, "")
+    const name = normalizeDomain(bare)
+    if (name instanceof InvalidRequest || name !== bare) return `${JSON.stringify(entry)} is not a zone name`
+    if (!name.includes(".")) return `${JSON.stringify(entry)} is not a zone name (one label)`
+    if (name.length > 189) return `${JSON.stringify(entry)} is longer than 189 octets`
+    if (!zones.includes(name)) zones.push(name)
+  }
+  if (zones.length > MAX_DNSBL_ZONES) return `at most ${MAX_DNSBL_ZONES} zones`
+  return zones
+}
+
+const zoneList = (name: string, fallback: string) =>
+  Config.string(name).pipe(
+    Config.withDefault(fallback),
+    Config.mapOrFail((raw) => {
+      const zones = parseZoneList(raw)
+      return typeof zones === "string" ? Either.left(ConfigError.InvalidData([name], zones)) : Either.right(zones)
+    })
+  )
 
 export interface AppConfigShape {
   readonly port: number
@@ -104,6 +138,12 @@ export interface AppConfigShape {
   readonly smtpTimeoutMs: number
   /** Time limit of the MTA-STS policy fetch (MTA_STS_TIMEOUT_MS, default 10000). */
   readonly mtaStsTimeoutMs: number
+  /** The IP-address DNSBLs a blocklist check asks (DNSBL_IP_ZONES, comma list). */
+  readonly dnsblIpZones: ReadonlyArray<string>
+  /** The domain DNSBLs a blocklist check asks (DNSBL_DOMAIN_ZONES, comma list). */
+  readonly dnsblDomainZones: ReadonlyArray<string>
+  /** Seconds a list's RFC 5782 test-point verdict is kept (DNSBL_TEST_TTL_S, default 3600, 0-86400). */
+  readonly dnsblTestTtlS: number
   /**
    * The location this instance runs monitors from (INSTANCE_LOCATION, default `default`): instances
    * sharing a database and a name are that location's workers (docs/monitors.md, "Several locations").
@@ -174,6 +214,12 @@ const config = Config.all({
   mtaStsTimeoutMs: Config.integer("MTA_STS_TIMEOUT_MS").pipe(
     Config.withDefault(10000),
     Config.validate({ message: "MTA_STS_TIMEOUT_MS must be 100-60000", validation: (n) => n >= 100 && n <= 60000 })
+  ),
+  dnsblIpZones: zoneList("DNSBL_IP_ZONES", "zen.spamhaus.org,bl.spamcop.net,b.barracudacentral.org,psbl.surriel.com"),
+  dnsblDomainZones: zoneList("DNSBL_DOMAIN_ZONES", "dbl.spamhaus.org,multi.surbl.org"),
+  dnsblTestTtlS: Config.integer("DNSBL_TEST_TTL_S").pipe(
+    Config.withDefault(3600),
+    Config.validate({ message: "DNSBL_TEST_TTL_S must be 0-86400", validation: (n) => n >= 0 && n <= 86400 })
   ),
   instanceLocation: Config.string("INSTANCE_LOCATION").pipe(
     Config.withDefault("default"),

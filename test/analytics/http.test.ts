@@ -4,7 +4,9 @@
  * latencies.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
+import { FetchHttpClient } from "@effect/platform"
 import { Effect, Schema } from "effect"
+import { makeClient } from "../../src/surfaces/client"
 import { UsageReport } from "../../src/surfaces/api/analytics"
 import * as Sketch from "../../src/product/metering/sketch"
 import { RequestLog } from "../../src/product/metering/RequestLog"
@@ -22,22 +24,26 @@ const get = async (path: string, key: string) => {
 }
 
 describe("analytics over HTTP", () => {
-  test("the usage body, sent without HttpApi's encoder, is exactly what the schema would send", async () => {
+  test("the usage report, encoded by the contract, decodes through the derived client and strictly", async () => {
     const { key } = await svc.newKey("developer")
     for (let i = 0; i < 3; i++) await svc.call("/v1/alerts/rules", { key })
     const strict = Schema.decodeUnknownSync(UsageReport, { onExcessProperty: "error", errors: "all" })
-    for (const period of ["current", "7d", "30d"]) {
+    for (const period of ["current", "7d", "30d"] as const) {
+      const viaClient = await Effect.runPromise(
+        Effect.flatMap(makeClient({ baseUrl: svc.baseUrl, apiKey: key }), (c) => c.analytics.usageSummary({ urlParams: { period } })).pipe(
+          Effect.provide(FetchHttpClient.layer)
+        )
+      )
+      expect(viaClient.period).toBe(period)
       const { body, status } = await get(`/v1/analytics/usage?period=${period}`, key)
       expect(status).toBe(200)
       expect(Schema.encodeSync(UsageReport)(strict(body))).toEqual(body)
-      expect(body.period).toBe(period)
     }
     // The check can fail: a field too many, or one of the wrong type, is refused.
     const { body } = await get("/v1/analytics/usage", key)
     expect(() => strict({ ...body, extra: 1 })).toThrow()
     expect(() => strict({ ...body, total_requests: String(body.total_requests) })).toThrow()
   })
-
 
   test("usage counts exactly the requests sent, by category, with quota", async () => {
     const { key } = await svc.newKey("developer")

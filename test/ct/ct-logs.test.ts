@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
+import { FetchHttpClient } from "@effect/platform"
 import { Effect } from "effect"
+import { makeClient } from "../../src/surfaces/client"
 import { CtAggregator } from "../../src/adapters/ct/CtAggregator"
 import { startService, type TestService } from "../support/service"
 import { makeCert, makeRows, startCrtSh, type FakeCrtSh } from "./crtsh"
@@ -62,7 +64,7 @@ describe("CT logs over a crt.sh-compatible aggregator", () => {
     expect(first.body.source).toContain(new URL(crt.url).host)
   })
 
-  test("a cache hit's body is reused only while nothing in it changes: age, page and since each give their own", async () => {
+  test("cache hits answer the same report from one cached result, through the contract's encoder (the derived client decodes it); age, page and since each give their own", async () => {
     crt.set("reuse.example", { kind: "rows", rows: makeRows("reuse.example", 12) })
     const miss = await get("domain=reuse.example&limit=5")
     expect(miss.body.cache.outcome).toBe("miss")
@@ -72,6 +74,13 @@ describe("CT logs over a crt.sh-compatible aggregator", () => {
     // The same certificates as the miss, with the hit's own cache block and note.
     expect(a.body.certificates).toEqual(miss.body.certificates)
     expect(a.body.note).toMatch(/served from cache \(fetched \d+ s ago\)/)
+    const typed = await Effect.runPromise(
+      Effect.flatMap(makeClient({ baseUrl: svc.baseUrl, apiKey: key }), (c) => c.ct.ctLogs({ urlParams: { domain: "reuse.example", limit: 5 } })).pipe(
+        Effect.provide(FetchHttpClient.layer)
+      )
+    )
+    expect(typed.cache.outcome).toBe("hit")
+    expect(typed.certificates.map((c) => c.id)).toEqual(a.body.certificates.map((c: any) => c.id))
     const other = await get("domain=reuse.example&limit=5&offset=5")
     expect(other.body.pagination.offset).toBe(5)
     expect(other.body.certificates.map((c: any) => c.id)).not.toEqual(a.body.certificates.map((c: any) => c.id))

@@ -1,6 +1,6 @@
 /** The pure parts of Zone Hygiene's limits, under TestClock (no real waiting). */
 import { describe, expect, test } from "bun:test"
-import { Duration, Effect, Either, Fiber, TestClock, TestContext } from "effect"
+import { Cache, Duration, Effect, Either, Exit, Fiber, TestClock, TestContext } from "effect"
 import { capTargets, makeDestinationLimiter } from "../../src/analyses/zone/model/limits"
 
 const runTest = <A, E>(e: Effect.Effect<A, E>) => Effect.runPromise(e.pipe(Effect.provide(TestContext.TestContext)))
@@ -58,5 +58,19 @@ describe("single flight (shared zone audits and CT refreshes)", () => {
       return { value: yield* Fiber.join(second), runs }
     }))
     expect(out).toEqual({ value: 42, runs: 1 })
+  })
+
+  test("why it is not Effect's Cache: there, the first caller leaving interrupts the others", async () => {
+    const out = await runTest(Effect.gen(function*() {
+      const cache = yield* Cache.make({ capacity: 10, timeToLive: Duration.zero, lookup: (_: string) => Effect.as(Effect.sleep(Duration.seconds(1)), 42) })
+      const first = yield* Effect.fork(cache.get("zone"))
+      yield* Effect.yieldNow()
+      const second = yield* Effect.fork(cache.get("zone"))
+      yield* Effect.yieldNow()
+      yield* Fiber.interrupt(first)
+      yield* TestClock.adjust(Duration.seconds(1))
+      return yield* Fiber.await(second)
+    }))
+    expect(Exit.isInterrupted(out)).toBe(true)
   })
 })

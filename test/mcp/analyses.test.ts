@@ -1,7 +1,8 @@
 /**
- * The five analyses as MCP tools return the REST report: the same target through REST and
- * through MCP (official SDK, 2025-11-25) gives deep-equal reports once the fields that measure
- * time are set aside. Plus their input errors, and the one HSTS judgement seen from both tools.
+ * The analyses as MCP tools return the REST report: the same target through REST and through
+ * MCP (official SDK, 2025-11-25) gives deep-equal reports once the fields that measure time are
+ * set aside. Plus their input errors (with the REST code in structuredContent), and the one HSTS
+ * judgement seen from both tools.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
@@ -83,6 +84,23 @@ describe("MCP tool = REST operation", () => {
     expect((b as any).nameservers).toEqual(["ns1.good.test"])
   })
 
+  test("email_security (the REST comma list is the tool's array)", async () => {
+    const drop = ["checked_at", "timings_ms"]
+    const a = await rest("/v1/security/email", { domain: "HTTPS://Good.Test/", dkim_selectors: "s1, s2" })
+    const b = await mcp("email_security", { domain: "good.test", dkim_selectors: ["s1", "s2"] })
+    expect(timeless(b, drop)).toEqual(timeless(a, drop))
+    expect((b as any).domain).toBe("good.test")
+    expect((b as any).dkim.selectors_checked).toEqual(expect.arrayContaining(["s1", "s2"]))
+  })
+
+  test("tls_scan", async () => {
+    const drop = ["checked_at", "timings_ms", "days_left"]
+    const a = await rest("/v1/security/tls", { host: "good.test", port: String(fx.good.port) })
+    const b = await mcp("tls_scan", { host: "good.test", port: fx.good.port })
+    expect(timeless(b, drop)).toEqual(timeless(a, drop))
+    expect((b as any).protocols.tls1_3).toBe(true)
+  }, 30_000)
+
   test("ct_logs with limit, offset and since", async () => {
     // The first call fills the cache; both then read it (cache age and note differ by seconds).
     const drop = ["cache", "note"]
@@ -96,11 +114,12 @@ describe("MCP tool = REST operation", () => {
 })
 
 describe("tool input errors are results a model can act on", () => {
-  const bad = async (name: string, args: Record<string, unknown>, mention: string) => {
+  const bad = async (name: string, args: Record<string, unknown>, mention: string, code = "invalid_request") => {
     const res = (await client.callTool({ name, arguments: args })) as any
     expect(res.isError).toBe(true)
-    expect(res.structuredContent).toBeUndefined()
+    expect(res.structuredContent.error.code).toBe(code)
     expect(res.content[0].text).toContain(mention)
+    expect(res.content[0].text).toContain(code)
   }
   test("out of range, wrong type, unknown enum", async () => {
     await bad("http_check", { url: "http://x.test/", timeout: 10 }, "timeout")
@@ -111,7 +130,7 @@ describe("tool input errors are results a model can act on", () => {
   })
   test("what the service refuses: bad since, a non-http scheme, an IP as a zone", async () => {
     await bad("ct_logs", { domain: "good.test", since: "yesterday" }, "since must be an ISO 8601")
-    await bad("http_check", { url: "ftp://good.test/" }, "target refused")
+    await bad("http_check", { url: "ftp://good.test/" }, "scheme ftp", "target_forbidden")
     await bad("zone_hygiene", { domain: "127.0.0.1" }, "is an IP address")
   })
   test("dns_lookup record types are case-insensitive", async () => {

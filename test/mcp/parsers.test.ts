@@ -4,7 +4,9 @@ import * as packet from "dns-packet"
 import { summarizeCt } from "../../src/adapters/x509/CertInspector"
 import { certFacts, chromeCompliant, countScts } from "../../src/adapters/x509/certFacts"
 import { toHistoryEntry } from "../../src/adapters/ct/CtHistory"
-import { decodeSvcb, displayTypeName, recordTypes, renderRecord, reverseName, wireTypeName } from "../../src/analyses/dns/dnsRecords"
+import { decodeAnswer } from "../../src/adapters/dns/DnsResolver"
+import { typeCode } from "../../src/adapters/dns/rrtypes"
+import { recordTypes, renderRecord, reverseName } from "../../src/analyses/dns/dnsRecords"
 import { classify } from "../../src/surfaces/mcp/protocol"
 import { domainQueryUrl, extractDomain, findRdapBase, mergeFacts, parseBootstrap } from "../../src/adapters/rdap/rdapData"
 import bundled from "../../src/adapters/rdap/rdap-bootstrap.json"
@@ -23,59 +25,47 @@ describe("JSON-RPC classification", () => {
 })
 
 describe("DNS records", () => {
-  test("types dns-packet lacks are queried by number and named back", () => {
-    expect(wireTypeName("HTTPS")).toBe("UNKNOWN_65")
-    expect(wireTypeName("SVCB")).toBe("UNKNOWN_64")
-    expect(wireTypeName("MX")).toBe("MX")
-    expect(displayTypeName("UNKNOWN_65")).toBe("HTTPS")
-    expect(displayTypeName("UNKNOWN_4242")).toBe("TYPE4242")
+  test("the accepted lookup types", () => {
     expect(recordTypes).toContain("DNSKEY")
+    expect(recordTypes).toContain("HTTPS")
     expect(recordTypes).not.toContain("OPT")
     expect(recordTypes).not.toContain("AXFR")
+    // every accepted name is one the resolver can put on the wire
+    expect(recordTypes.filter((t) => typeCode(t) === undefined)).toEqual([])
   })
 
-  test("SVCB with a target, mandatory keys, ech and an IPv6 hint", () => {
-    const rdata = Buffer.concat([
-      Buffer.from([0x00, 0x10]),
-      Buffer.from([3, ...Buffer.from("svc"), 7, ...Buffer.from("example"), 0]),
-      Buffer.from([0x00, 0x00, 0x00, 0x02, 0x00, 0x01]), // mandatory=alpn
-      Buffer.from([0x00, 0x01, 0x00, 0x03, 0x02, 0x68, 0x32]), // alpn=h2
-      Buffer.from([0x00, 0x02, 0x00, 0x00]), // no-default-alpn
-      Buffer.from([0x00, 0x05, 0x00, 0x03, 0x01, 0x02, 0x03]), // ech
-      Buffer.from([0x00, 0x06, 0x00, 0x10, 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x01]) // ipv6hint
+  /** The answers of a message without a question, typed as the resolver types them. */
+  const typed = (msg: Buffer) => decodeAnswer(msg, { name: "z.test", type: "A" }, 1, { host: "127.0.0.1", port: 53 }, false).answers
+  const rendered = (answers: Array<packet.Answer>) => typed(packet.encode({ type: "response", id: 1, answers })).map(renderRecord)
+
+  test("a wire round trip renders SOA, DS, DNSKEY and TXT", () => {
+    const [soa, ds, key, txt] = rendered([
+      { type: "SOA", name: "z.test", ttl: 3600, data: { mname: "ns.z.test", rname: "host.z.test", serial: 7, refresh: 1, retry: 2, expire: 3, minimum: 4 } },
+      { type: "DS", name: "z.test", ttl: 60, data: { keyTag: 1, algorithm: 13, digestType: 2, digest: Buffer.from("abcd", "hex") } },
+      { type: "DNSKEY", name: "z.test", ttl: 60, data: { flags: 257, algorithm: 13, key: Buffer.from([1, 2, 3]) } },
+      { type: "TXT", name: "z.test", ttl: 60, data: ["a \"quoted\" part", "second"] }
     ])
-    expect(decodeSvcb(rdata)).toEqual({
-      priority: 16,
-      target: "svc.example",
-      params: { mandatory: ["alpn"], alpn: ["h2"], "no-default-alpn": true, ech: "AQID", ipv6hint: ["2001:db8::1"] }
-    })
-  })
-
-  test("truncated SVCB RDATA is reported, not thrown past the renderer", () => {
-    expect(() => decodeSvcb(Buffer.from([0x00, 0x01, 0x00, 0x00, 0x01, 0x00, 0x09, 0x02]))).toThrow(/truncated/)
-    const r = renderRecord({ name: "x.test", type: "UNKNOWN_65" as any, ttl: 60, class: "IN", data: Buffer.from([0x00]) } as any)
-    expect(r.type).toBe("HTTPS")
-    expect(r.value).toContain("undecodable")
-  })
-
-  test("a wire round trip through dns-packet renders SOA, DS, DNSKEY and TXT", () => {
-    const msg = packet.decode(packet.encode({
-      type: "response",
-      id: 1,
-      answers: [
-        { type: "SOA", name: "z.test", ttl: 3600, data: { mname: "ns.z.test", rname: "host.z.test", serial: 7, refresh: 1, retry: 2, expire: 3, minimum: 4 } },
-        { type: "DS", name: "z.test", ttl: 60, data: { keyTag: 1, algorithm: 13, digestType: 2, digest: Buffer.from("abcd", "hex") } },
-        { type: "DNSKEY", name: "z.test", ttl: 60, data: { flags: 257, algorithm: 13, key: Buffer.from([1, 2, 3]) } },
-        { type: "TXT", name: "z.test", ttl: 60, data: ["a \"quoted\" part", "second"] }
-      ]
-    } as any))
-    const [soa, ds, key, txt] = msg.answers!.map(renderRecord)
     expect(soa.value).toBe("ns.z.test. host.z.test. 7 1 2 3 4")
     expect(ds.value).toBe("1 13 2 ABCD")
     expect(key.value).toBe("257 3 13 AQID")
-    expect((key.data as any).key).toBe("AQID")
+    expect(key.data).toMatchObject({ key: "AQID" })
     expect(txt.value).toBe("\"a \\\"quoted\\\" part\" \"second\"")
     expect(txt.ttl).toBe(60)
+  })
+
+  test("HTTPS in presentation form, NSEC3PARAM, and the generic form of a type without one (RFC 3597)", () => {
+    const rr = (name: string, code: number, rdata: Buffer) =>
+      Buffer.concat([Buffer.from([name.length]), Buffer.from(name), Buffer.from([0, code >> 8, code & 255, 0, 1, 0, 0, 0, 60, 0, rdata.length]), rdata])
+    const msg = Buffer.concat([
+      Buffer.from([0, 1, 0x80, 0, 0, 0, 0, 3, 0, 0, 0, 0]),
+      rr("h", 65, Buffer.from("000100000100030268320003000201bb", "hex")),
+      rr("n", 51, Buffer.from("0100000a02abcd", "hex")),
+      rr("u", 256, Buffer.from("000a0001", "hex"))
+    ])
+    const [https, param, uri] = typed(msg).map(renderRecord)
+    expect(https).toMatchObject({ type: "HTTPS", value: "1 . alpn=h2 port=443", data: { priority: 1, target: ".", params: { alpn: ["h2"], port: 443 } } })
+    expect(param).toMatchObject({ type: "NSEC3PARAM", value: "1 0 10 ABCD", data: { algorithm: 1, flags: 0, iterations: 10, salt: "abcd" } })
+    expect(uri).toMatchObject({ type: "URI", value: "\\# 4 000a0001", data: "000a0001" })
   })
 
   test("reverse names", () => {

@@ -77,7 +77,7 @@ describe("initialize and ping", () => {
 })
 
 describe("error codes", () => {
-  // DECISIONS "MCP parse errors": HTTP 400 with the JSON-RPC body, as the official SDK's server answers.
+  // docs/mcp.md: HTTP 400 with the JSON-RPC body, as the official SDK's server answers.
   const parseFailure = async (body: string) => {
     const res = await post(body)
     expect(res.status).toBe(400)
@@ -90,6 +90,7 @@ describe("error codes", () => {
       const r = await parseFailure(body)
       expect(r.jsonrpc).toBe("2.0")
       expect(r.error.code).toBe(-32700)
+      expect(r.error.data.code).toBe("invalid_request")
       expect(typeof r.error.message).toBe("string")
       expect(r.id).toBeNull()
     }
@@ -104,6 +105,7 @@ describe("error codes", () => {
     for (const body of ["5", "\"hello\"", "null", "true"]) {
       const r = await rpc(body)
       expect(r.error.code).toBe(-32600)
+      expect(r.error.data.code).toBe("invalid_request")
       expect(r.id).toBeNull()
     }
   })
@@ -133,17 +135,20 @@ describe("error codes", () => {
   test("-32601 for an unknown method", async () => {
     const r = await rpc({ jsonrpc: "2.0", id: 10, method: "resources/list" })
     expect(r.error.code).toBe(-32601)
+    expect(r.error.data.code).toBe("not_found")
     expect(r.error.message).toContain("resources/list")
     expect(r.id).toBe(10)
   })
 
-  test("-32602 for an unknown tool", async () => {
+  test("-32602 for an unknown tool, not_found as for an unknown REST route, with the tools there are", async () => {
     const r = await rpc({ jsonrpc: "2.0", id: 11, method: "tools/call", params: { name: "port_scan", arguments: {} } })
     expect(r.error.code).toBe(-32602)
     expect(r.error.message).toContain("port_scan")
+    expect(r.error.data.code).toBe("not_found")
+    expect(r.error.data.tools).toContain("dns_lookup")
   })
 
-  test("bad tool arguments are an isError result naming the argument: missing, wrong type, unknown enum, extra property", async () => {
+  test("bad tool arguments are an isError result with invalid_request, naming the argument: missing, wrong type, unknown enum, extra property", async () => {
     const cases: Array<[string, unknown, string]> = [
       ["dns_lookup", {}, "domain"],
       ["dns_lookup", { domain: 42 }, "domain"],
@@ -152,22 +157,34 @@ describe("error codes", () => {
       ["dns_lookup", { domain: "not a domain!" }, "domain"],
       ["ssl_certificate", { domain: "example.com", port: 70000 }, "port"],
       ["ssl_certificate", { domain: "example.com", port: 44.5 }, "port"],
-      ["security_headers", { url: "ftp://example.com/" }, "url"],
+      ["security_headers", { url: "" }, "url"],
       ["whois_lookup", { name: "example.com" }, "domain"]
     ]
     for (const [name, args, mention] of cases) {
       const r = await rpc({ jsonrpc: "2.0", id: 12, method: "tools/call", params: { name, arguments: args } })
       expect(r.error).toBeUndefined()
       expect(r.result.isError).toBe(true)
-      expect(r.result.structuredContent).toBeUndefined()
+      expect(r.result.structuredContent.error.code).toBe("invalid_request")
+      expect(r.result.structuredContent.error.message).toContain(mention)
+      expect(r.result.structuredContent.error.details.issues.map((i: any) => i.path)).toContain(mention)
       expect(r.result.content[0].text).toContain(`Invalid arguments for ${name}`)
       expect(r.result.content[0].text).toContain(mention)
     }
   })
 
+  test("a target the service refuses is an isError result with target_forbidden, as REST answers it", async () => {
+    const r = await rpc({ jsonrpc: "2.0", id: 15, method: "tools/call", params: { name: "security_headers", arguments: { url: "ftp://example.com/" } } })
+    expect(r.result.isError).toBe(true)
+    expect(r.result.structuredContent.error.code).toBe("target_forbidden")
+    expect(r.result.content[0].text).toContain("scheme ftp")
+  })
+
   test("-32602 for tools/call without a name and for positional params", async () => {
-    expect((await rpc({ jsonrpc: "2.0", id: 13, method: "tools/call", params: {} })).error.code).toBe(-32602)
-    expect((await rpc({ jsonrpc: "2.0", id: 14, method: "tools/call", params: ["dns_lookup"] })).error.code).toBe(-32602)
+    for (const params of [{}, ["dns_lookup"]]) {
+      const r = await rpc({ jsonrpc: "2.0", id: 13, method: "tools/call", params })
+      expect(r.error.code).toBe(-32602)
+      expect(r.error.data.code).toBe("invalid_request")
+    }
   })
 })
 

@@ -13,6 +13,8 @@ import { BOOTSTRAP_RETRY_MS, Rdap } from "../../src/adapters/rdap/Rdap"
 import { inputSchemaOf, type ToolDefinition } from "../../src/surfaces/mcp/tool"
 import { Tools } from "../../src/surfaces/mcp/Tools"
 import { HttpProbe } from "../../src/adapters/probe/HttpProbe"
+import { invalidRequestFromParseError } from "../../src/kernel/decodeFailure"
+import { ToolFailure } from "../../src/kernel/ToolFailure"
 
 const runTest = <A, E>(self: Effect.Effect<A, E>) =>
   Effect.runPromise(self.pipe(Effect.provide(TestContext.TestContext), Effect.provide(Logger.remove(Logger.defaultLogger))))
@@ -24,7 +26,7 @@ const tool = (name: string, run: (args: { n: number }) => Effect.Effect<{ text: 
   description: `fake tool ${name}`,
   inputSchema: inputSchemaOf(Args),
   outputSchema: inputSchemaOf(Args),
-  decode: Schema.decodeUnknown(Args, { onExcessProperty: "error" }),
+  decode: (u) => Schema.decodeUnknown(Args, { onExcessProperty: "error" })(u).pipe(Effect.mapError((e) => ToolFailure.fromApiError(invalidRequestFromParseError(e)))),
   run: (args) => Effect.map(run(args as { n: number }), (r) => ({ structured: r.report, summary: r.text }))
 })
 

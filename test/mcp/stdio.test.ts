@@ -97,7 +97,10 @@ describe("stdio quota", () => {
     const { client } = await connectStdio("2025-11-25", [], { DOMAIN_INTEL_API_KEY: spent })
     try {
       expect((await client.listTools()).tools).toHaveLength(13)
-      await expect(client.callTool(toolCalls(fx)[0])).rejects.toThrow(/-32001.*QuotaExceeded/)
+      const refused = await client.callTool(toolCalls(fx)[0]).then(() => undefined, (e) => e)
+      expect(String(refused)).toMatch(/-32001.*QuotaExceeded/)
+      // The catalogue code, as the HTTP endpoint's 429 carries it.
+      expect(refused.data.code).toBe("quota_exceeded")
     } finally {
       await client.close()
     }

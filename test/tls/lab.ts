@@ -113,3 +113,31 @@ export const sClient = (port: number, args: ReadonlyArray<string>): { protocol: 
   const iana = cipher.startsWith("TLS_") ? cipher : ianaNames().get(cipher) ?? cipher
   return { protocol, cipher: iana }
 }
+
+export type BunServerSpec = {
+  readonly kind: "serve" | "tls" | "http2"
+  readonly headers?: Record<string, string>
+  readonly ciphers?: string
+  readonly minVersion?: string
+  readonly maxVersion?: string
+}
+
+/** A TLS server on Bun's own TLS stack in a child process (bunServer.ts), with `leaf` and the lab's intermediate. */
+export const startBunServer = (lab: Lab, leaf: Leaf, spec: BunServerSpec): Promise<SServer> =>
+  new Promise((resolve, reject) => {
+    const arg = JSON.stringify({ ...spec, cert: leaf.cert, key: leaf.key, chain: lab.intermediatePath })
+    const child: ChildProcess = spawn(process.execPath, [join(import.meta.dir, "bunServer.ts"), arg], { stdio: ["ignore", "pipe", "pipe"] })
+    let out = ""
+    const timer = setTimeout(() => { child.kill("SIGKILL"); reject(new Error(`Bun TLS server did not start: ${out}`)) }, 10_000)
+    const onData = (d: Buffer) => {
+      out += d
+      const m = /LISTENING (\d+)/.exec(out)
+      if (m) {
+        clearTimeout(timer)
+        resolve({ port: Number(m[1]), args: [arg], stop: () => { child.kill("SIGKILL") } })
+      }
+    }
+    child.stdout!.on("data", onData)
+    child.stderr!.on("data", onData)
+    child.once("exit", (code) => { clearTimeout(timer); reject(new Error(`Bun TLS server exited (${code}): ${out}`)) })
+  })

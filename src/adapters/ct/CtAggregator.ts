@@ -58,12 +58,6 @@ export interface CtAggregatorShape {
   readonly embeddedSct: (domain: string, entries: ReadonlyArray<CtEntry>) => Effect.Effect<SctVerdict>
   /** Issuer organisations of the currently valid certificates of a domain. */
   readonly currentIssuers: (domain: string) => Effect.Effect<ReadonlyArray<string>, UpstreamUnavailable>
-  /**
-   * The common case without an Effect: what `lookup` then `embeddedSct` would answer at `now`
-   * when this instance holds a fresh result (a hit that needs no store read) whose SCT verdict
-   * is known; undefined otherwise (then use them).
-   */
-  readonly held: (domain: string, now: number) => { readonly lookup: CtLookup; readonly sct: SctVerdict } | undefined
 }
 
 export interface SctVerdict {
@@ -100,6 +94,9 @@ export const makeCtAggregator = (opts: CtOptions) =>
     const store = yield* makeCtCache(STALE_MAX_MS)
     const flights = makeSingleFlight<Result, UpstreamUnavailable>()
     // Parsed results by domain, so a cache hit reuses one entries array (and its SCT verdict).
+    // Not Effect's Cache: which result serves depends on rules of its own (fresh for the TTL,
+    // confirmed against the shared store within READ_CACHE_MAX_AGE_MS, stale up to 7 days when
+    // the aggregator fails), and upstream queries are shared by `flights` (src/kernel/singleFlight.ts).
     const memo = new Map<string, Result>()
     const sctMemo = new WeakMap<ReadonlyArray<CtEntry>, SctVerdict>()
 
@@ -221,14 +218,7 @@ export const makeCtAggregator = (opts: CtOptions) =>
         return [...new Set(entries.filter((e) => e.not_after !== null && e.not_after > now).map((e) => issuerOrganization(e.issuer)))]
       })
 
-    const held = (domainIn: string, now: number) => {
-      const r = freshHeld(domainKey(domainIn), now)
-      if (r === undefined) return undefined
-      const sct = sctMemo.get(r.entries)
-      return sct === undefined ? undefined : { lookup: view(r, "hit", null), sct }
-    }
-
-    return { lookup, search, embeddedSct, currentIssuers, held } satisfies CtAggregatorShape
+    return { lookup, search, embeddedSct, currentIssuers } satisfies CtAggregatorShape
   })
 
 export class CtAggregator extends Context.Tag("domain-intel/CtAggregator")<CtAggregator, CtAggregatorShape>() {

@@ -1,21 +1,29 @@
 /**
- * DNS on the wire with `dns-packet`: UDP with EDNS0, TCP on truncation (or on request), to the
+ * DNS on the wire with dns-packet: UDP with EDNS0, TCP on truncation (or on request), to the
  * recursive resolvers of `DNS_RESOLVERS` (tried in turn) or to one named server.
- * Malformed or hostile answers are typed errors, never crashes. Transaction ids come from the
+ * Answers decoded by dns-packet are typed here, once (./fromPacket.ts, ./records.ts); malformed
+ * or hostile answers are typed errors, never crashes. Transaction ids come from the
  * CSPRNG; an answer counts only when its id and its echoed question (name, type, class) match
  * the query, anything else is dropped as spoofed. Every wait is an Effect timeout, so TestClock
  * drives it.
  */
 import { Context, Data, Duration, Effect, Layer } from "effect"
+import * as packet from "dns-packet"
 import { randomInt } from "node:crypto"
 import * as dgram from "node:dgram"
 import * as net from "node:net"
-import * as packet from "dns-packet"
 import { AppConfig, type ResolverAddress } from "../../platform/Config"
 import { countOutbound } from "../../platform/observability/metrics"
+import { recordsFromPacket } from "./fromPacket"
+import { failingRecord, packetClassCode, packetTypeCode, packetTypeName } from "./packetCodec"
+import { dataOf, type DnsRecord, MalformedRdata } from "./records"
+import { typeCode } from "./rrtypes"
+
+export * from "./records"
 
 export interface DnsQuestion {
   readonly name: string
+  /** A type mnemonic ("A", "HTTPS", ...) or `TYPE<n>` (RFC 3597). */
   readonly type: string
   /** Ask this server instead of the configured recursive resolvers. */
   readonly server?: ResolverAddress
@@ -33,9 +41,10 @@ export interface DnsQuestion {
 export interface DnsAnswerSet {
   readonly rcode: string
   readonly flags: { readonly aa: boolean; readonly tc: boolean; readonly ra: boolean; readonly ad: boolean }
-  readonly answers: ReadonlyArray<packet.Answer>
-  readonly authorities: ReadonlyArray<packet.Answer>
-  readonly additionals: ReadonlyArray<packet.Answer>
+  readonly answers: ReadonlyArray<DnsRecord>
+  readonly authorities: ReadonlyArray<DnsRecord>
+  /** Without the OPT pseudo-record. */
+  readonly additionals: ReadonlyArray<DnsRecord>
   readonly server: ResolverAddress
 }
 
@@ -62,18 +71,24 @@ export const requireNoError = (ans: DnsAnswerSet, name: string, allowNxdomain = 
 
 export const fmt = (s: ResolverAddress) => (s.host.includes(":") ? `[${s.host}]:${s.port}` : `${s.host}:${s.port}`)
 
-const encodeQuery = (q: DnsQuestion, id: number): Buffer =>
-  packet.encode({
-    type: "query",
-    id,
-    flags: (q.recursionDesired === false ? 0 : packet.RECURSION_DESIRED) | (q.checkingDisabled ? packet.CHECKING_DISABLED : 0),
-    questions: [{ type: q.type as any, name: q.name, class: "IN" }],
-    additionals: [{
-      type: "OPT",
-      name: ".",
-      udpPayloadSize: 1232,
-      flags: q.dnssec ? packet.DNSSEC_OK : 0
-    } as any]
+/** The query's wire form; a type or name that has none is a DnsFailure before anything is sent. */
+export const encodeQuery = (q: DnsQuestion, id: number, server: ResolverAddress, edns = true): Effect.Effect<Buffer, DnsFailure> =>
+  Effect.suspend(() => {
+    const code = typeCode(q.type)
+    if (code === undefined) return Effect.fail(new DnsFailure({ server: fmt(server), name: q.name, reason: `unknown record type ${q.type}` }))
+    return Effect.try({
+      try: () =>
+        packet.encode({
+          type: "query",
+          id,
+          flags: (q.recursionDesired === false ? 0 : packet.RECURSION_DESIRED) | (q.checkingDisabled ? packet.CHECKING_DISABLED : 0),
+          questions: [{ type: packetTypeName(code), name: q.name, class: "IN" }],
+          additionals: edns
+            ? [{ type: "OPT", name: ".", udpPayloadSize: 1232, extendedRcode: 0, ednsVersion: 0, flags: q.dnssec ? packet.DNSSEC_OK : 0, flag_do: q.dnssec === true, options: [] }]
+            : []
+        }),
+      catch: (e) => new DnsFailure({ server: fmt(server), name: q.name, reason: `cannot encode the query: ${e instanceof Error ? e.message : String(e)}` })
+    })
   })
 
 /** A fresh 16-bit transaction id from the CSPRNG. */
@@ -89,42 +104,60 @@ const normName = (n: string) => {
  * exactly the question asked; `requireQuestion` false lets later AXFR messages omit it (RFC 5936).
  */
 export const decodeAnswer = (buf: Buffer, q: DnsQuestion, id: number, server: ResolverAddress, requireQuestion = true): DnsAnswerSet => {
-  let p: packet.Packet
+  const malformed = (reason: string) => new DnsMalformed({ server: fmt(server), name: q.name, reason })
+  if (buf.length >= 2 && buf.readUInt16BE(0) !== id) throw malformed("answer id does not match the query")
+  let p: packet.DecodedPacket
   try {
     p = packet.decode(buf)
   } catch (e) {
-    throw new DnsMalformed({ server: fmt(server), name: q.name, reason: String((e as Error).message ?? e) })
+    const record = failingRecord(buf)
+    throw malformed(`${record === undefined ? "" : `${record}: `}${e instanceof Error ? e.message : String(e)}`)
   }
-  if (p.id !== id) throw new DnsMalformed({ server: fmt(server), name: q.name, reason: "answer id does not match the query" })
-  if (p.type !== "response") throw new DnsMalformed({ server: fmt(server), name: q.name, reason: "message is not a response" })
+  const read = packet.decode.bytes
+  if (p.type !== "response") throw malformed("message is not a response")
   const qs = p.questions ?? []
   if (requireQuestion || qs.length > 0) {
     const echo = qs[0]
     const same = qs.length === 1 && normName(String(echo.name)) === normName(q.name) &&
-      String(echo.type).toUpperCase() === q.type.toUpperCase() && String(echo.class ?? "IN").toUpperCase() === "IN"
-    if (!same) throw new DnsMalformed({ server: fmt(server), name: q.name, reason: "answer question does not match the query" })
+      packetTypeCode(String(echo.type)) === typeCode(q.type) && packetClassCode(String(echo.class)) === 1
+    if (!same) throw malformed("answer question does not match the query")
   }
   const flags = p.flags ?? 0
+  let sections: readonly [Array<DnsRecord>, Array<DnsRecord>, Array<DnsRecord>]
+  try {
+    sections = [recordsFromPacket(p.answers), recordsFromPacket(p.authorities), recordsFromPacket(p.additionals)]
+  } catch (e) {
+    if (e instanceof MalformedRdata) throw malformed(e.message)
+    throw e
+  }
+  // dns-packet reads a field cut off by the end of the message as far as the message goes.
+  if (!(read <= buf.length)) throw malformed("records run past the end of the message")
   return {
-    rcode: (p as any).rcode ?? "NOERROR",
+    rcode: p.rcode,
     flags: {
       aa: (flags & packet.AUTHORITATIVE_ANSWER) !== 0,
       tc: (flags & packet.TRUNCATED_RESPONSE) !== 0,
       ra: (flags & packet.RECURSION_AVAILABLE) !== 0,
       ad: (flags & packet.AUTHENTIC_DATA) !== 0
     },
-    answers: p.answers ?? [],
-    authorities: p.authorities ?? [],
-    additionals: (p.additionals ?? []).filter((a) => a.type !== "OPT"),
+    answers: sections[0],
+    authorities: sections[1],
+    additionals: sections[2],
     server
   }
 }
 
-const udpExchange = (q: DnsQuestion, server: ResolverAddress, timeoutMs: number) =>
+/** A fresh id and the query's bytes for it; `edns` false leaves the OPT record out (AXFR). */
+export const prepareQuery = (q: DnsQuestion, server: ResolverAddress, edns = true) =>
   Effect.suspend(() => {
+    const id = newQueryId()
+    return Effect.map(encodeQuery(q, id, server, edns), (msg) => ({ id, msg }))
+  })
+
+const udpExchange = (q: DnsQuestion, server: ResolverAddress, timeoutMs: number) =>
+  Effect.flatMap(prepareQuery(q, server), ({ id, msg: query }) => {
     let lastMalformed: DnsMalformed | undefined
     return Effect.async<DnsAnswerSet, DnsError>((resume) => {
-      const id = newQueryId()
       const socket = dgram.createSocket(net.isIPv6(server.host) ? "udp6" : "udp4")
       let done = false
       const finish = (eff: Effect.Effect<DnsAnswerSet, DnsError>) => {
@@ -144,7 +177,7 @@ const udpExchange = (q: DnsQuestion, server: ResolverAddress, timeoutMs: number)
           if (e instanceof DnsMalformed) lastMalformed = e
         }
       })
-      socket.send(encodeQuery(q, id), server.port, server.host, (err) => {
+      socket.send(query, server.port, server.host, (err) => {
         if (err) finish(Effect.fail(new DnsFailure({ server: fmt(server), name: q.name, reason: err.message })))
       })
       return Effect.sync(() => { done = true; try { socket.close() } catch { /* already closed */ } })
@@ -158,8 +191,7 @@ const udpExchange = (q: DnsQuestion, server: ResolverAddress, timeoutMs: number)
 
 /** One length-prefixed exchange over TCP; messages whose id or question do not match are dropped. */
 const tcpExchange = (q: DnsQuestion, server: ResolverAddress, timeoutMs: number) =>
-  Effect.async<DnsAnswerSet, DnsError>((resume) => {
-    const id = newQueryId()
+  Effect.flatMap(prepareQuery(q, server), ({ id, msg }) => Effect.async<DnsAnswerSet, DnsError>((resume) => {
     const socket = net.connect({ host: server.host, port: server.port })
     let done = false
     let buf = Buffer.alloc(0)
@@ -170,7 +202,6 @@ const tcpExchange = (q: DnsQuestion, server: ResolverAddress, timeoutMs: number)
       resume(eff)
     }
     socket.on("connect", () => {
-      const msg = encodeQuery(q, id)
       const len = Buffer.alloc(2)
       len.writeUInt16BE(msg.length)
       socket.write(Buffer.concat([len, msg]))
@@ -198,7 +229,7 @@ const tcpExchange = (q: DnsQuestion, server: ResolverAddress, timeoutMs: number)
     return Effect.sync(() => { done = true; socket.destroy() })
   }).pipe(
     Effect.timeoutFail({ duration: Duration.millis(timeoutMs), onTimeout: () => new DnsTimeout({ server: fmt(server), name: q.name }) })
-  )
+  ))
 
 export const exchange = (q: DnsQuestion, server: ResolverAddress, timeoutMs: number): Effect.Effect<DnsAnswerSet, DnsError> =>
   (q.tcp
@@ -233,11 +264,7 @@ export const makeResolver = (resolvers: ReadonlyArray<ResolverAddress>, timeoutM
   }
   const lookupAddresses = (name: string) =>
     Effect.all([query({ name, type: "A" }), query({ name, type: "AAAA" })], { concurrency: 2 }).pipe(
-      Effect.map(([a, aaaa]) =>
-        [...a.answers, ...aaaa.answers]
-          .filter((r) => r.type === "A" || r.type === "AAAA")
-          .map((r) => String((r as any).data))
-      )
+      Effect.map(([a, aaaa]) => [...dataOf(a.answers, "A"), ...dataOf(aaaa.answers, "AAAA")])
     )
   return { query, lookupAddresses }
 }

@@ -4,13 +4,13 @@
  */
 import { Duration, Effect } from "effect"
 import * as net from "node:net"
-import * as packet from "dns-packet"
 import type { ResolverAddress } from "../../platform/Config"
-import { decodeAnswer, DnsFailure, DnsMalformed, DnsRcode, DnsTimeout, fmt, newQueryId, type DnsAnswerSet, type DnsError, type DnsQuestion } from "./DnsResolver"
+import { decodeAnswer, DnsFailure, DnsMalformed, DnsRcode, DnsTimeout, fmt, prepareQuery, type DnsAnswerSet, type DnsError, type DnsQuestion } from "./DnsResolver"
+import type { DnsRecord } from "./records"
 
 export interface ZoneTransfer {
   /** Every record of the transfer, the opening and the closing SOA included. */
-  readonly records: ReadonlyArray<packet.Answer>
+  readonly records: ReadonlyArray<DnsRecord>
   /** How many DNS messages carried the transfer. */
   readonly messages: number
 }
@@ -26,12 +26,11 @@ export const axfr = (
   server: ResolverAddress,
   timeoutMs: number,
   maxRecords = 200_000
-): Effect.Effect<ZoneTransfer, DnsError> =>
-  Effect.async<ZoneTransfer, DnsError>((resume) => {
-    const id = newQueryId()
-    const q: DnsQuestion = { name: zone, type: "AXFR", recursionDesired: false }
+): Effect.Effect<ZoneTransfer, DnsError> => {
+  const q: DnsQuestion = { name: zone, type: "AXFR", recursionDesired: false }
+  return Effect.flatMap(prepareQuery(q, server, false), ({ id, msg }) => Effect.async<ZoneTransfer, DnsError>((resume) => {
     const socket = net.connect({ host: server.host, port: server.port })
-    const records: Array<packet.Answer> = []
+    const records: Array<DnsRecord> = []
     let messages = 0
     let soaSeen = 0
     let done = false
@@ -44,12 +43,6 @@ export const axfr = (
       resume(eff)
     }
     socket.on("connect", () => {
-      const msg = packet.encode({
-        type: "query",
-        id,
-        flags: 0,
-        questions: [{ type: "AXFR" as any, name: zone, class: "IN" }]
-      })
       const len = Buffer.alloc(2)
       len.writeUInt16BE(msg.length)
       socket.write(Buffer.concat([len, msg]))
@@ -94,5 +87,6 @@ export const axfr = (
     return Effect.sync(() => { done = true; socket.destroy() })
   }).pipe(
     Effect.timeoutFail({ duration: Duration.millis(timeoutMs), onTimeout: () => new DnsTimeout({ server: fmt(server), name: zone }) })
-  )
+  ))
+}
 

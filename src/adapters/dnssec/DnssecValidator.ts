@@ -19,9 +19,9 @@ import { DnsResolver } from "../dns/DnsResolver"
 import { builtinAnchors, parseTrustAnchors } from "./anchors"
 import { makeValidator, type DnssecValidatorShape } from "./validate"
 
-export { parseNsec3Param, proveNoDs } from "./denial"
+export { nsec3ParamsOf, proveNoDs } from "./denial"
 export { type ChainLink, type DnssecResult, type DnssecStatus, nsec3IsCompliant, type Nsec3Params, type VerifyOutcome } from "./result"
-export { keysMatchingDs, verifyRRset } from "./rrsig"
+export { keysMatchingDs, rrsigsOf, verifyRRset } from "./rrsig"
 export { type DnssecValidatorShape, makeValidator, type RRsetValidation } from "./validate"
 
 export class DnssecValidator extends Context.Tag("domain-intel/DnssecValidator")<DnssecValidator, DnssecValidatorShape>() {
@@ -34,7 +34,7 @@ export class DnssecValidator extends Context.Tag("domain-intel/DnssecValidator")
         onNone: () => Effect.succeed(builtinAnchors),
         onSome: (file) =>
           Effect.try(() => parseTrustAnchors(readFileSync(file, "utf8"))).pipe(
-            Effect.orDieWith((e) => new Error(`DNSSEC_TRUST_ANCHORS=${file}: ${String((e as any)?.error ?? e)}`))
+            Effect.orDieWith((e) => new Error(`DNSSEC_TRUST_ANCHORS=${file}: ${String(e.error)}`))
           )
       })
       return makeValidator(anchors, resolver)

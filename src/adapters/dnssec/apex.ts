@@ -1,7 +1,8 @@
 /** What the zone itself publishes (keys, NSEC or NSEC3), and, once its chain is secure, its signed apex. */
 import { Effect } from "effect"
 import type { DnsKey } from "./crypto"
-import { parseNsec3Param, proveNonexistence } from "./denial"
+import { dataOf } from "../dns/records"
+import { nsec3ParamsOf, proveNonexistence } from "./denial"
 import { type Get, verdict, type Walk } from "./result"
 import { keysOf, verifyRRset } from "./rrsig"
 
@@ -19,12 +20,10 @@ export const zoneFacts = (get: Get, w: Walk, zone: string) =>
     }
     if (!w.signed) return
     const np = yield* get(zone, "NSEC3PARAM")
-    if (np._tag === "Right" && np.right.rrset.length > 0) {
-      const p = parseNsec3Param((np.right.rrset[0] as any).data)
-      if (p) {
-        w.nsec3 = p
-        w.denial = "nsec3"
-      }
+    const param = np._tag === "Right" ? dataOf(np.right.rrset, "NSEC3PARAM")[0] : undefined
+    if (param) {
+      w.nsec3 = nsec3ParamsOf(param)
+      w.denial = "nsec3"
     } else if (np._tag === "Right" && np.right.ans.rcode === "NOERROR") {
       w.denial = "nsec" // signed, no NSEC3PARAM at the apex: NSEC chain
     }

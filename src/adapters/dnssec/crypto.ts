@@ -4,16 +4,13 @@
  * 13 (ECDSA P-256/SHA-256), 14 (ECDSA P-384/SHA-384), 15 (Ed25519) and 16 (Ed448) through
  * node:crypto; digest types 1 (SHA-1), 2 (SHA-256) and 4 (SHA-384).
  */
-import * as packet from "dns-packet"
 import { createHash, createPublicKey, verify as cryptoVerify, type KeyObject } from "node:crypto"
+import { encodeRdata, packetTypeName } from "../dns/packetCodec"
+import type { DnskeyData, DnsRecord, RrsigData } from "../dns/records"
+import { typeCode } from "../dns/rrtypes"
 
-// dns-packet's per-type codecs (exported at runtime, absent from its typings).
-const recordCodec = (packet as any).record as (type: string) => {
-  encode: (data: unknown) => Buffer
-}
-const typesModule = require("dns-packet/types") as { toType: (s: string) => number }
-
-export const typeNumber = (type: string): number => typesModule.toType(type)
+/** The number of a type mnemonic (RRSIG's type covered); 0 for a name no registry knows. */
+export const typeNumber = (type: string): number => typeCode(type) ?? 0
 
 export const SUPPORTED_ALGORITHMS: ReadonlySet<number> = new Set([8, 10, 13, 14, 15, 16])
 export const SUPPORTED_DIGESTS: ReadonlySet<number> = new Set([1, 2, 4])
@@ -26,9 +23,12 @@ export const normName = (name: string): string => name.toLowerCase().replace(/\.
 
 export const labelCount = (name: string): number => (normName(name) === "" ? 0 : normName(name).split(".").filter((l) => l !== "*").length)
 
-/** Uncompressed wire form of a name, lower-cased (canonical form). */
+/** ASCII letters lower-cased, nothing else (RFC 4034 §6.2, RFC 4343 §3). */
+const lower = (name: string): string => name.replace(/[A-Z]+/g, (m) => m.toLowerCase())
+
+/** Uncompressed wire form of a name, lower-cased (canonical form, RFC 4034 §6.2). */
 export const nameWire = (name: string): Buffer => {
-  const n = normName(name)
+  const n = lower(name).replace(/\.$/, "")
   if (n === "") return Buffer.from([0])
   const parts: Array<Buffer> = []
   for (const label of n.split(".")) {
@@ -40,44 +40,71 @@ export const nameWire = (name: string): Buffer => {
   return Buffer.concat(parts)
 }
 
-/** Record types whose RDATA names are lower-cased in canonical form (RFC 4034 6.2, RFC 6840 5.1). */
-const lowerData = (rr: packet.Answer): unknown => {
-  const d: any = (rr as any).data
+const u16 = (n: number) => Buffer.from([(n >> 8) & 0xff, n & 0xff])
+const u32 = (n: number) => {
+  const b = Buffer.alloc(4)
+  b.writeUInt32BE(n >>> 0)
+  return b
+}
+
+/** RRSIG RDATA up to the signer's name (RFC 4034 §3.1). */
+const rrsigHead = (sig: RrsigData): Buffer =>
+  Buffer.concat([u16(typeNumber(sig.typeCovered)), Buffer.from([sig.algorithm, sig.labels]), u32(sig.originalTTL), u32(sig.expiration), u32(sig.inception), u16(sig.keyTag)])
+
+/** Type mnemonics as dns-packet's encoder reads them (it names some types `UNKNOWN_<n>`). */
+const packetTypes = (types: ReadonlyArray<string>) => types.map((t) => packetTypeName(typeNumber(t)))
+
+/**
+ * Canonical RDATA of a record (RFC 4034 §6.2), re-encoded by dns-packet from the typed data:
+ * uncompressed, and the names in the RDATA of the types listed there lower-cased (NSEC's
+ * excepted, RFC 6840 §5.1). Types decoded from raw bytes (SVCB, HTTPS, CDS, CDNSKEY, SPF,
+ * NSEC3PARAM, unknown ones) have no names to lower-case: their bytes as received.
+ */
+export const canonicalRdata = (rr: DnsRecord): Buffer => {
   switch (rr.type) {
     case "NS":
     case "CNAME":
     case "PTR":
     case "DNAME":
-      return String(d).toLowerCase()
+      return encodeRdata(rr.type, lower(rr.data))
     case "SOA":
-      return { ...d, mname: String(d.mname).toLowerCase(), rname: String(d.rname).toLowerCase() }
+      return encodeRdata(rr.type, { ...rr.data, mname: lower(rr.data.mname), rname: lower(rr.data.rname) })
     case "MX":
-      return { ...d, exchange: String(d.exchange).toLowerCase() }
+      return encodeRdata(rr.type, { ...rr.data, exchange: lower(rr.data.exchange) })
     case "SRV":
-      return { ...d, target: String(d.target).toLowerCase() }
+      return encodeRdata(rr.type, { ...rr.data, target: lower(rr.data.target) })
+    case "RP":
+      return encodeRdata(rr.type, { mbox: lower(rr.data.mbox), txt: lower(rr.data.txt) })
+    case "NAPTR":
+      return encodeRdata(rr.type, { ...rr.data, replacement: lower(rr.data.replacement) })
     case "RRSIG":
-      return { ...d, signersName: String(d.signersName).toLowerCase() }
+      return encodeRdata(rr.type, { ...rr.data, typeCovered: packetTypeName(typeNumber(rr.data.typeCovered)), signersName: lower(rr.data.signersName) })
+    case "NSEC":
+      return encodeRdata(rr.type, { ...rr.data, rrtypes: packetTypes(rr.data.rrtypes) })
+    case "NSEC3":
+      return encodeRdata(rr.type, { ...rr.data, rrtypes: packetTypes(rr.data.rrtypes) })
+    case "CAA":
+      // dns-packet's encoder overwrites the flags with 128 when issuerCritical is set; the flags carry that bit already.
+      return encodeRdata(rr.type, { ...rr.data, issuerCritical: false })
+    case "TXT":
+      return encodeRdata(rr.type, [...rr.data])
+    case "A":
+    case "AAAA":
+    case "DS":
+    case "DNSKEY":
+    case "TLSA":
+    case "HINFO":
+    case "SSHFP":
+      return encodeRdata(rr.type, rr.data)
+    case "UNKNOWN":
+      return rr.data
     default:
-      return d
+      return rr.rdata
   }
 }
 
-/** Canonical RDATA of a decoded record (no length prefix). */
-export const canonicalRdata = (rr: packet.Answer): Buffer => {
-  const data = lowerData(rr)
-  const codecType = ["A", "PTR", "CNAME", "DNAME", "TXT", "NULL", "AAAA", "SRV", "HINFO", "CAA", "NS", "SOA", "MX", "DNSKEY", "RRSIG", "RP", "NSEC", "NSEC3", "SSHFP", "DS", "NAPTR", "TLSA"].includes(rr.type) ? rr.type : "UNKNOWN"
-  const withLen = Buffer.isBuffer(data) && codecType === "UNKNOWN"
-    ? Buffer.concat([Buffer.from([data.length >> 8, data.length & 0xff]), data])
-    : recordCodec(codecType).encode(data as any)
-  return Buffer.from(withLen.subarray(2))
-}
-
 /** RDATA of a DNSKEY record: flags, protocol 3, algorithm, public key. */
-export interface DnsKey {
-  readonly flags: number
-  readonly algorithm: number
-  readonly key: Buffer
-}
+export type DnsKey = DnskeyData
 
 export const dnskeyRdata = (k: DnsKey): Buffer =>
   Buffer.concat([Buffer.from([k.flags >> 8, k.flags & 0xff, 3, k.algorithm]), k.key])
@@ -141,33 +168,15 @@ export const publicKeyOf = (k: DnsKey): KeyObject | undefined => {
   }
 }
 
-export interface Rrsig {
-  readonly typeCovered: string
-  readonly algorithm: number
-  readonly labels: number
-  readonly originalTTL: number
-  readonly expiration: number
-  readonly inception: number
-  readonly keyTag: number
-  readonly signersName: string
-  readonly signature: Buffer
-}
+export type Rrsig = RrsigData
 
 /**
  * The data an RRSIG signs (RFC 4034 3.1.8.1 and 6.2/6.3): the RRSIG RDATA without the signature,
  * then each RR of the set in canonical form and order, with the original TTL and, for wildcard
  * expansions, the owner rewritten to "*.<closest encloser>".
  */
-export const signedData = (sig: Rrsig, rrset: ReadonlyArray<packet.Answer>): Buffer => {
-  const head = Buffer.alloc(18)
-  head.writeUInt16BE(typeNumber(sig.typeCovered), 0)
-  head.writeUInt8(sig.algorithm, 2)
-  head.writeUInt8(sig.labels, 3)
-  head.writeUInt32BE(sig.originalTTL >>> 0, 4)
-  head.writeUInt32BE(sig.expiration >>> 0, 8)
-  head.writeUInt32BE(sig.inception >>> 0, 12)
-  head.writeUInt16BE(sig.keyTag, 16)
-  const parts: Array<Buffer> = [head, nameWire(sig.signersName)]
+export const signedData = (sig: Rrsig, rrset: ReadonlyArray<DnsRecord>): Buffer => {
+  const parts: Array<Buffer> = [rrsigHead(sig), nameWire(sig.signersName)]
   const owner0 = normName(rrset[0].name)
   const ownerLabels = owner0 === "" ? [] : owner0.split(".")
   const owner = sig.labels < ownerLabels.length ? ["*", ...ownerLabels.slice(ownerLabels.length - sig.labels)].join(".") : owner0

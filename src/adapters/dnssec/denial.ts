@@ -1,17 +1,13 @@
 /** Authenticated denial of existence: NSEC (RFC 4035) and NSEC3 (RFC 5155) proofs. */
-import type * as packet from "dns-packet"
 import type { DnsAnswerSet } from "../dns/DnsResolver"
+import { type DnsRecord, type Nsec3Data, type Nsec3ParamData, recordsOf } from "../dns/records"
 import { base32hex as base32, normName, nsec3Hash, type DnsKey } from "./crypto"
 import { type Nsec3Params, type Verdict, verdict, type VerifyOutcome, type Walk } from "./result"
 import { rrsigsOf, verifyRRset } from "./rrsig"
 
-/** Parses NSEC3PARAM RDATA (dns-packet leaves type 51 as raw bytes). */
-export const parseNsec3Param = (raw: Buffer): Nsec3Params | undefined => {
-  if (!Buffer.isBuffer(raw) || raw.length < 5) return undefined
-  const saltLen = raw[4]
-  if (raw.length < 5 + saltLen) return undefined
-  return { algorithm: raw[0], iterations: raw.readUInt16BE(2), salt: raw.subarray(5, 5 + saltLen).toString("hex"), opt_out: (raw[1] & 1) === 1 }
-}
+/** The NSEC3 parameters of an NSEC3PARAM or NSEC3 record, for the report (RFC 5155 §3.1, §4.1). */
+export const nsec3ParamsOf = (d: Nsec3Data | Nsec3ParamData): Nsec3Params =>
+  ({ algorithm: d.algorithm, iterations: d.iterations, salt: d.salt.toString("hex"), opt_out: (d.flags & 1) === 1 })
 
 /**
  * Proof that `name` has no DS in `parent` (RFC 4035 5.2, RFC 5155 8.6/8.9): a signed NSEC at
@@ -26,24 +22,21 @@ export const proveNoDs = (
   now: number
 ): VerifyOutcome => {
   const auth = ans.authorities
-  const nsec = auth.filter((r) => r.type === "NSEC" && normName(r.name) === name)
+  const nsec = recordsOf(auth, "NSEC").filter((r) => normName(r.name) === name)
   if (nsec.length > 0) {
-    const types: ReadonlyArray<string> = (nsec[0] as any).data?.rrtypes ?? []
-    if (types.includes("DS")) return { ok: false, reason: `NSEC at ${name} claims a DS exists but none was returned` }
+    if (nsec[0].data.rrtypes.includes("DS")) return { ok: false, reason: `NSEC at ${name} claims a DS exists but none was returned` }
     const check = verifyRRset(nsec, rrsigsOf(auth, name, "NSEC"), keys, parent, now)
     return check.ok ? { ok: true, reason: "signed NSEC proves the delegation is unsigned" } : { ok: false, reason: `NSEC proving no DS: ${check.reason}` }
   }
-  const nsec3 = auth.filter((r) => r.type === "NSEC3")
-  for (const r of nsec3) {
-    const d: any = (r as any).data
-    const hash = nsec3Hash(name, Buffer.from(d.salt), d.iterations)
+  for (const r of recordsOf(auth, "NSEC3")) {
+    const d = r.data
+    const hash = nsec3Hash(name, d.salt, d.iterations)
     const ownerHash = normName(r.name).split(".")[0]
-    const next = base32(Buffer.from(d.nextDomain))
+    const next = base32(d.nextDomain)
     const matches = ownerHash === hash
     const covers = ownerHash < next ? ownerHash < hash && hash < next : ownerHash < hash || hash < next
     if (!matches && !(covers && (d.flags & 1) === 1)) continue
-    const types: ReadonlyArray<string> = d.rrtypes ?? []
-    if (matches && types.includes("DS")) return { ok: false, reason: `NSEC3 for ${name} claims a DS exists but none was returned` }
+    if (matches && d.rrtypes.includes("DS")) return { ok: false, reason: `NSEC3 for ${name} claims a DS exists but none was returned` }
     const check = verifyRRset([r], rrsigsOf(auth, normName(r.name), "NSEC3"), keys, parent, now)
     return check.ok
       ? { ok: true, reason: matches ? "signed NSEC3 proves the delegation is unsigned" : "signed opt-out NSEC3 covers the delegation" }
@@ -67,7 +60,7 @@ export const proveNonexistence = (
 ): Verdict | undefined => {
   if (!(ans.rcode === "NXDOMAIN" || ans.answers.length === 0)) return undefined
   const auth = ans.authorities
-  const groups = new Map<string, Array<packet.Answer>>()
+  const groups = new Map<string, Array<DnsRecord>>()
   for (const r of auth) {
     if (r.type !== "NSEC" && r.type !== "NSEC3") continue
     const k = `${normName(r.name)} ${r.type}`
@@ -75,12 +68,10 @@ export const proveNonexistence = (
   }
   if (groups.size === 0) return verdict("bogus", `denial of existence for ${probe} carries no NSEC or NSEC3 records`)
   for (const rrset of groups.values()) {
-    if (rrset[0].type === "NSEC3") {
+    const first = rrset[0]
+    if (first.type === "NSEC3") {
       w.denial = "nsec3"
-      if (!w.nsec3) {
-        const d: any = (rrset[0] as any).data
-        w.nsec3 = { algorithm: d.algorithm, iterations: d.iterations, salt: Buffer.from(d.salt).toString("hex"), opt_out: (d.flags & 1) === 1 }
-      }
+      if (!w.nsec3) w.nsec3 = nsec3ParamsOf(first.data)
     } else w.denial = w.denial ?? "nsec"
     const check = verifyRRset(rrset, rrsigsOf(auth, normName(rrset[0].name), rrset[0].type), keys, zone, now)
     if (!check.ok) return verdict("bogus", `denial of existence: ${check.reason}`)

@@ -1,7 +1,7 @@
 /** The validator's answer (DnssecResult) and the record the walk fills in on its way down. */
-import type * as packet from "dns-packet"
 import type { Effect, Either } from "effect"
 import type { DnsAnswerSet, DnsError } from "../dns/DnsResolver"
+import type { DnsRecord } from "../dns/records"
 import { sigTime, type Rrsig } from "./crypto"
 
 export type DnssecStatus = "secure" | "insecure" | "bogus" | "indeterminate"
@@ -48,7 +48,7 @@ export interface VerifyOutcome {
 /** One RRset as fetched with DO and CD set: the answer, the records of the type, their RRSIGs. */
 export interface Fetched {
   readonly ans: DnsAnswerSet
-  readonly rrset: ReadonlyArray<packet.Answer>
+  readonly rrset: ReadonlyArray<DnsRecord>
   readonly sigs: ReadonlyArray<Rrsig>
 }
 

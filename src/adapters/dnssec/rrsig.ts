@@ -1,5 +1,5 @@
 /** RRSIG verification (RFC 4035 5.3) and DS-to-DNSKEY matching (RFC 4034 5). */
-import type * as packet from "dns-packet"
+import { dataOf, type DnsRecord, recordsOf } from "../dns/records"
 import {
   algorithmName,
   dsDigest,
@@ -18,17 +18,14 @@ import {
 } from "./crypto"
 import type { VerifyOutcome } from "./result"
 
-export const rrsigsOf = (records: ReadonlyArray<packet.Answer>, owner: string, type: string): Array<Rrsig> =>
-  records
-    .filter((r) => r.type === "RRSIG" && normName(r.name) === owner && (r as any).data?.typeCovered === type)
-    .map((r) => (r as any).data as Rrsig)
+export const rrsigsOf = (records: ReadonlyArray<DnsRecord>, owner: string, type: string): Array<Rrsig> =>
+  recordsOf(records, "RRSIG").filter((r) => normName(r.name) === owner && r.data.typeCovered === type).map((r) => r.data)
 
-export const keysOf = (rrset: ReadonlyArray<packet.Answer>): Array<DnsKey> =>
-  rrset.filter((r) => r.type === "DNSKEY").map((r) => (r as any).data as DnsKey)
+export const keysOf = (rrset: ReadonlyArray<DnsRecord>): Array<DnsKey> => dataOf(rrset, "DNSKEY")
 
 /** Is `rrset` (owner, type) signed by one of `keys` of zone `signer` with a valid signature now? */
 export const verifyRRset = (
-  rrset: ReadonlyArray<packet.Answer>,
+  rrset: ReadonlyArray<DnsRecord>,
   sigs: ReadonlyArray<Rrsig>,
   keys: ReadonlyArray<DnsKey>,
   signer: string,

@@ -5,9 +5,9 @@
  */
 import { Clock, Effect, Either } from "effect"
 import type { DnsError, DnsResolverShape } from "../dns/DnsResolver"
+import { type DnsRecord, typeNameOf } from "../dns/records"
 import type { TrustAnchor } from "./anchors"
 import { verifyApex, zoneFacts } from "./apex"
-import type * as packet from "dns-packet"
 import { type DnsKey, normName } from "./crypto"
 import { type DnssecResult, type DnssecStatus, type Fetched, finish, type Get, isVerdict, newWalk, verdict } from "./result"
 import { rrsigsOf, verifyRRset } from "./rrsig"
@@ -18,7 +18,7 @@ export interface RRsetValidation {
   readonly status: DnssecStatus
   readonly reason: string | null
   readonly rcode: string
-  readonly records: ReadonlyArray<packet.Answer>
+  readonly records: ReadonlyArray<DnsRecord>
 }
 
 export interface DnssecValidatorShape {
@@ -41,7 +41,7 @@ export const makeValidator = (anchors: ReadonlyArray<TrustAnchor>, resolver: Dns
     resolver.query({ name: name || ".", type, dnssec: true, checkingDisabled: true }).pipe(
       Effect.map((ans) => ({
         ans,
-        rrset: ans.answers.filter((r) => r.type === type && normName(r.name) === name),
+        rrset: ans.answers.filter((r) => typeNameOf(r) === type && normName(r.name) === name),
         sigs: rrsigsOf(ans.answers, name, type)
       }))
     )

@@ -4,6 +4,7 @@
  * matches a DNSKEY of the child (secure cut), or a signed proof that it has none (insecure below).
  */
 import { Effect } from "effect"
+import { dataOf } from "../dns/records"
 import type { TrustAnchor } from "./anchors"
 import { keyTag, SUPPORTED_ALGORITHMS, SUPPORTED_DIGESTS, type DnsKey } from "./crypto"
 import { proveNoDs } from "./denial"
@@ -59,8 +60,6 @@ export const authenticateAnchor = (get: Get, w: Walk, anchors: ReadonlyArray<Tru
     return topKeys
   })
 
-type DsData = { keyTag: number; algorithm: number; digestType: number; digest: Buffer }
-
 /**
  * Step 2: down the tree, one name at a time; a DS marks a secure cut, a proven absent DS at a cut
  * makes everything below insecure. Returns the zone's DNSKEYs when the chain reaches it secure.
@@ -80,7 +79,7 @@ export const descend = (get: Get, w: Walk, anchorOwner: string, zone: string, an
           w.chain.push({ zone: name, status: "bogus", detail: dsCheck.reason })
           return verdict("bogus", dsCheck.reason)
         }
-        const dsList = ds.right.rrset.map((r) => (r as any).data as DsData)
+        const dsList = dataOf(ds.right.rrset, "DS")
         const usable = dsList.filter((d) => SUPPORTED_ALGORITHMS.has(d.algorithm) && SUPPORTED_DIGESTS.has(d.digestType))
         if (usable.length === 0) {
           w.chain.push({ zone: name, status: "insecure", detail: "DS records use only unsupported algorithms or digests" })

@@ -66,7 +66,7 @@ export const EMBEDDING_IPV6: ReadonlyArray<readonly [string, string]> = [
 const v4Ranges = REFUSED_IPV4.map(([cidr]) => ipaddr.IPv4.parseCIDR(cidr))
 const v6Ranges = REFUSED_IPV6.filter(([c]) => c !== "2002::/16").map(([cidr]) => ipaddr.IPv6.parseCIDR(cidr))
 const inRange = <T extends ipaddr.IPv4 | ipaddr.IPv6>(addr: T, ranges: ReadonlyArray<[T, number]>) =>
-  ranges.some(([net, bits]) => addr.match(net as any, bits))
+  ranges.some(([net, bits]) => addr.match(net, bits))
 
 const v4FromWords = (hi: number, lo: number) =>
   new ipaddr.IPv4([(hi >> 8) & 0xff, hi & 0xff, (lo >> 8) & 0xff, lo & 0xff])

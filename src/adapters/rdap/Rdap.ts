@@ -8,6 +8,7 @@ import { Clock, Context, Effect, Layer, Option, Ref } from "effect"
 import { getDomain } from "../../kernel/publicSuffix"
 import { AppConfig } from "../../platform/Config"
 import { ToolFailure } from "../../kernel/ToolFailure"
+import { NotFound } from "../../kernel/errors"
 import { Outbound } from "../probe/Outbound"
 import {
   type Bootstrap,
@@ -124,7 +125,7 @@ export class Rdap extends Context.Tag("domain-intel/Rdap")<Rdap, {
           }
           lastError = r.left
           if (/\(404\)$/.test(r.left.message)) {
-            return yield* new ToolFailure({ message: `${domain} is not registered (the .${base.suffix} registry answered 404)` })
+            return yield* ToolFailure.fromApiError(new NotFound({ message: `${domain} is not registered (the .${base.suffix} registry answered 404)` }))
           }
         }
         if (!registry) return yield* new ToolFailure({ message: `RDAP registry lookup failed: ${lastError?.message ?? "no server"}` })

@@ -23,15 +23,17 @@ const CT_TIMEOUT = Duration.seconds(8)
 export type CertReport = typeof CertReportSchema.Type
 export type ChainEntry = CertReport["chain"][number]
 
-interface Handshake {
+export interface Handshake {
   readonly chainValid: boolean
   readonly authorizationError: string | null
   readonly peer: tls.DetailedPeerCertificate
   readonly protocol: string | null
   readonly cipher: string | null
+  /** The protocol the server selected from `alpn` (RFC 7301), null when it selected none. */
+  readonly alpn: string | null
 }
 
-export const handshake = (address: string, port: number, servername: string | undefined, ca: ReadonlyArray<string>) =>
+export const handshake = (address: string, port: number, servername: string | undefined, ca: ReadonlyArray<string>, alpn?: ReadonlyArray<string>) =>
   Effect.async<Handshake, ToolFailure>((resume) => {
     let done = false
     const socket = tls.connect({
@@ -39,7 +41,8 @@ export const handshake = (address: string, port: number, servername: string | un
       port,
       servername,
       rejectUnauthorized: false,
-      ca: ca.length > 0 ? [...tls.rootCertificates, ...ca] : undefined
+      ca: ca.length > 0 ? [...tls.rootCertificates, ...ca] : undefined,
+      ALPNProtocols: alpn ? [...alpn] : undefined
     })
     const finish = (e: Effect.Effect<Handshake, ToolFailure>) => {
       if (done) return
@@ -56,7 +59,8 @@ export const handshake = (address: string, port: number, servername: string | un
         authorizationError: socket.authorized ? null : String(socket.authorizationError ?? ""),
         peer,
         protocol: socket.getProtocol() ?? null,
-        cipher: socket.getCipher()?.name ?? null
+        cipher: socket.getCipher()?.name ?? null,
+        alpn: socket.alpnProtocol || null
       }))
     })
     socket.once("error", (e: NodeJS.ErrnoException) =>
@@ -71,18 +75,23 @@ export const handshake = (address: string, port: number, servername: string | un
     })
   )
 
+/** One entry of a report's chain, from a certificate's DER. */
+export const chainEntryOf = (der: Uint8Array): ChainEntry => {
+  try {
+    const f = certFacts(der)
+    return { subject: f.subject, issuer: f.issuer, not_after: f.not_after }
+  } catch {
+    return { subject: "(unparseable certificate)", issuer: "", not_after: "" }
+  }
+}
+
 export const chainOf = (peer: tls.DetailedPeerCertificate): Array<ChainEntry> => {
   const out: Array<ChainEntry> = []
   let c: tls.DetailedPeerCertificate | undefined = peer
   const seen = new Set<string>()
   while (c && c.raw && !seen.has(c.fingerprint256) && out.length < 10) {
     seen.add(c.fingerprint256)
-    try {
-      const f = certFacts(c.raw)
-      out.push({ subject: f.subject, issuer: f.issuer, not_after: f.not_after })
-    } catch {
-      out.push({ subject: "(unparseable certificate)", issuer: "", not_after: "" })
-    }
+    out.push(chainEntryOf(c.raw))
     c = c.issuerCertificate && c.issuerCertificate !== c ? c.issuerCertificate : undefined
   }
   return out
@@ -129,11 +138,13 @@ export class CertInspector extends Context.Tag("domain-intel/CertInspector")<Cer
       const inspect = Effect.fn("CertInspector.inspect")(function*(domain: string, port: number) {
         const hostForUrl = isIP(domain) === 6 ? `[${domain}]` : domain
         const parsed = parseTarget(`https://${hostForUrl}:${port}/`)
-        if ("_tag" in parsed) return yield* new ToolFailure({ message: parsed.message })
+        // A refused or malformed target keeps its catalogue code (target_forbidden, invalid_request).
+        if ("_tag" in parsed) return yield* ToolFailure.fromApiError(parsed)
         const vetted = yield* vetTarget(parsed).pipe(
           Effect.provideService(AppConfig, config),
           Effect.provideService(DnsResolver, resolver),
-          Effect.mapError((e) => new ToolFailure({ message: e.message }))
+          // An unresolvable name is the target's failure (upstream_unavailable, as TLS scan says it).
+          Effect.mapError((e) => (e._tag === "TargetForbidden" ? ToolFailure.fromApiError(e) : new ToolFailure({ message: e.message })))
         )
         const [hs, history] = yield* Effect.all([
           handshake(vetted.address, port, vetted.literal ? undefined : vetted.host, outbound.extraCas),

@@ -1,14 +1,10 @@
-import { HttpServerResponse } from "@effect/platform"
-import { Clock, Context, Effect, type Fiber, Schema } from "effect"
+import { Clock, Effect } from "effect"
 import { AppConfig } from "../../platform/Config"
 import { normalizeDomain } from "../../kernel/domainParam"
 import { InvalidRequest, type UpstreamUnavailable } from "../../kernel/errors"
-import { nowIn } from "../../kernel/fiberClock"
-import { setCacheOutcome, setCacheOutcomeIn } from "../../platform/http/RequestFacts"
+import { noteCache } from "../../platform/http/CurrentRequest"
 import { page } from "../../adapters/ct/entries"
-import { CtLogsReport } from "./schema"
 import { CtAggregator, type CtLookup, type SctVerdict } from "../../adapters/ct/CtAggregator"
-import { setNewest } from "../../kernel/memo"
 
 /**
  * The CT Logs report, shared by the REST operation (./http.ts) and the MCP `ct_logs` tool
@@ -83,26 +79,11 @@ const prepare = (urlParams: CtLogsInput) =>
     const ct = yield* CtAggregator
     const config = yield* AppConfig
     const result = yield* ct.lookup(inputs.domain)
-    yield* setCacheOutcome(result.outcome)
+    yield* noteCache(result.outcome)
     const sct = yield* ct.embeddedSct(inputs.domain, result.entries)
     const now = yield* Clock.currentTimeMillis
     return assemble(urlParams, inputs, result, sct, now, config.ctAggregatorUrl)
   })
-
-/**
- * `prepare` for the common case in one synchronous step: valid inputs, a fresh result this
- * instance holds and its SCT verdict known (`CtAggregator.held`); undefined otherwise.
- */
-const prepareHeld = (fiber: Fiber.RuntimeFiber<unknown, unknown>, urlParams: CtLogsInput): Prepared | undefined => {
-  const inputs = inputsOf(urlParams)
-  if (inputs instanceof InvalidRequest) return undefined
-  const context = fiber.currentContext as Context.Context<CtAggregator | AppConfig>
-  const now = nowIn(fiber)
-  const held = Context.get(context, CtAggregator).held(inputs.domain, now)
-  if (held === undefined) return undefined
-  setCacheOutcomeIn(context, held.lookup.outcome)
-  return assemble(urlParams, inputs, held.lookup, held.sct, now, Context.get(context, AppConfig).ctAggregatorUrl)
-}
 
 type Prepared = ReturnType<typeof assemble>
 
@@ -132,47 +113,8 @@ const build = ({ age, domain, host, limit, offset, result, sct, since }: Prepare
   }
 }
 
-/** The report as a value (MCP's `ct_logs` tool, whose structured content is this report). */
-export const ctLogsReport = (urlParams: CtLogsInput) => Effect.map(prepare(urlParams), build)
-
 /**
- * The report as the REST operation's answer. Cache hits answer the same page many times: its
- * body, encoded through the endpoint's success schema as HttpApi would encode it, is kept per
- * page and reused while it would be built from the very same cached result, SCT verdict, age in
- * seconds and aggregator. Bounded: the oldest goes first.
+ * The report, for the REST operation (whose success schema, `CtLogsReport`, encodes it) and the
+ * MCP `ct_logs` tool (whose structured content it is).
  */
-export const ctLogsResponse = (urlParams: CtLogsInput) =>
-  Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse | ReturnType<typeof build>, InvalidRequest | UpstreamUnavailable, CtAggregator | AppConfig>((fiber) => {
-    const held = prepareHeld(fiber, urlParams)
-    return held !== undefined ? Effect.succeed(respond(held)) : Effect.map(prepare(urlParams), respond)
-  })
-
-const respond = (prepared: Prepared): HttpServerResponse.HttpServerResponse | ReturnType<typeof build> => {
-  if (prepared.result.outcome !== "hit") return build(prepared)
-  const key = `${prepared.domain}|${prepared.offset}|${prepared.limit}|${prepared.since}`
-  const kept = bodies.get(key)
-  if (
-    kept !== undefined && kept.entries === prepared.result.entries && kept.fetchedAt === prepared.result.fetchedAt &&
-    kept.sct === prepared.sct && kept.age === prepared.age && kept.host === prepared.host
-  ) {
-    return jsonResponse(kept.json)
-  }
-  // Kept as bytes: the same page is sent many times, and encoding it to UTF-8 is per send.
-  const json = utf8.encode(JSON.stringify(encodeReport(build(prepared))))
-  setNewest(bodies, key, { entries: prepared.result.entries, fetchedAt: prepared.result.fetchedAt, sct: prepared.sct, age: prepared.age, host: prepared.host, json }, MAX_BODIES)
-  return jsonResponse(json)
-}
-
-const encodeReport = Schema.encodeSync(CtLogsReport)
-const MAX_BODIES = 1_000
-interface Body {
-  readonly entries: unknown
-  readonly fetchedAt: number
-  readonly sct: unknown
-  readonly age: number
-  readonly host: string
-  readonly json: Uint8Array
-}
-const bodies = new Map<string, Body>()
-const utf8 = new TextEncoder()
-const jsonResponse = (json: Uint8Array) => HttpServerResponse.uint8Array(json, { status: 200, contentType: "application/json" })
+export const ctLogsReport = (urlParams: CtLogsInput) => Effect.map(prepare(urlParams), build)

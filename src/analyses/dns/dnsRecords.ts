@@ -1,141 +1,22 @@
 /**
- * DNS record types the dns_lookup tool accepts and the rendering of decoded answers (pure).
- * dns-packet 5.6 knows most types by name; SVCB, HTTPS and a few newer ones it does not, so they
- * are queried by number (`UNKNOWN_<n>`) and their RDATA is decoded here (SVCB/HTTPS, RFC 9460)
- * or shown as hex.
+ * DNS record types the dns_lookup tool accepts and the rendering of typed answers (pure): each
+ * record in zone-file presentation form (`value`) and as JSON-safe structured data (`data`).
  */
-import type * as packet from "dns-packet"
 import { isIP } from "node:net"
+import type { DnsRecord, SvcbData } from "../../adapters/dns/records"
+import { typeNameOf } from "../../adapters/dns/records"
 import { classifyAddress } from "../../adapters/probe/guard"
 
-/** Types dns-packet encodes and decodes by name (meta types OPT, AXFR, IXFR, TKEY, TSIG left out). */
-const packetTypes = [
+/** Meta types (OPT, AXFR, IXFR, TKEY, TSIG) are left out: they are no lookups. */
+const lookupTypes = [
   "A", "AAAA", "AFSDB", "APL", "CAA", "CDNSKEY", "CDS", "CERT", "CNAME", "DHCID", "DLV", "DNAME", "DNSKEY",
   "DS", "HINFO", "HIP", "IPSECKEY", "KEY", "KX", "LOC", "MX", "NAPTR", "NS", "NSEC", "NSEC3", "NSEC3PARAM",
-  "NULL", "PTR", "RP", "RRSIG", "SIG", "SOA", "SPF", "SRV", "SSHFP", "TA", "TLSA", "TXT", "ANY"
+  "NULL", "PTR", "RP", "RRSIG", "SIG", "SOA", "SPF", "SRV", "SSHFP", "TA", "TLSA", "TXT", "ANY",
+  "SMIMEA", "OPENPGPKEY", "CSYNC", "ZONEMD", "SVCB", "HTTPS", "URI"
 ] as const
 
-/** Types queried by number because dns-packet has no name for them. */
-export const numberedTypes = {
-  SMIMEA: 53,
-  OPENPGPKEY: 61,
-  CSYNC: 62,
-  ZONEMD: 63,
-  SVCB: 64,
-  HTTPS: 65,
-  URI: 256
-} as const
-
-export const recordTypes = [...packetTypes, ...(Object.keys(numberedTypes) as Array<keyof typeof numberedTypes>)].sort()
-export type RecordTypeName = (typeof packetTypes)[number] | keyof typeof numberedTypes
-
-/** The type name to hand to dns-packet. */
-export const wireTypeName = (t: RecordTypeName): string =>
-  t in numberedTypes ? `UNKNOWN_${numberedTypes[t as keyof typeof numberedTypes]}` : t
-
-const byNumber = new Map<number, string>(Object.entries(numberedTypes).map(([k, v]) => [v, k]))
-
-/** The display name of a decoded answer's type (`UNKNOWN_65` → `HTTPS`). */
-export const displayTypeName = (t: string): string => {
-  const m = /^UNKNOWN_(\d+)$/.exec(t)
-  if (!m) return t
-  return byNumber.get(Number(m[1])) ?? `TYPE${m[1]}`
-}
-
-/** Wire-format domain name, uncompressed (RFC 9460 forbids compression in SVCB targets). */
-const readName = (buf: Buffer, offset: number): { name: string; next: number } => {
-  const labels: Array<string> = []
-  let i = offset
-  for (;;) {
-    if (i >= buf.length) throw new Error("name runs past the RDATA")
-    const len = buf[i]
-    if (len === 0) return { name: labels.length === 0 ? "." : labels.join("."), next: i + 1 }
-    if (len > 63) throw new Error("compressed or invalid label in SVCB target")
-    labels.push(buf.subarray(i + 1, i + 1 + len).toString("latin1"))
-    i += 1 + len
-  }
-}
-
-const svcParamNames: Record<number, string> = {
-  0: "mandatory", 1: "alpn", 2: "no-default-alpn", 3: "port", 4: "ipv4hint", 5: "ech", 6: "ipv6hint", 7: "dohpath", 8: "ohttp"
-}
-
-export interface SvcbRecord {
-  readonly priority: number
-  readonly target: string
-  readonly params: Readonly<Record<string, string | number | boolean | ReadonlyArray<string>>>
-}
-
-const ipv6 = (b: Buffer): string => {
-  const parts: Array<string> = []
-  for (let i = 0; i < 16; i += 2) parts.push(b.readUInt16BE(i).toString(16))
-  return parts.join(":").replace(/(^|:)0(:0)+(:|$)/, "::").replace(/:{3,}/, "::")
-}
-
-/** Decodes SVCB/HTTPS RDATA (RFC 9460 §2.2). */
-export const decodeSvcb = (rdata: Buffer): SvcbRecord => {
-  if (rdata.length < 3) throw new Error("SVCB RDATA too short")
-  const priority = rdata.readUInt16BE(0)
-  const { name: target, next } = readName(rdata, 2)
-  const params: Record<string, string | number | boolean | ReadonlyArray<string>> = {}
-  let i = next
-  while (i < rdata.length) {
-    if (i + 4 > rdata.length) throw new Error("truncated SvcParam")
-    const key = rdata.readUInt16BE(i)
-    const len = rdata.readUInt16BE(i + 2)
-    const v = rdata.subarray(i + 4, i + 4 + len)
-    if (v.length !== len) throw new Error("truncated SvcParam value")
-    i += 4 + len
-    const name = svcParamNames[key] ?? `key${key}`
-    switch (key) {
-      case 0: {
-        const keys: Array<string> = []
-        for (let j = 0; j + 1 < v.length; j += 2) keys.push(svcParamNames[v.readUInt16BE(j)] ?? `key${v.readUInt16BE(j)}`)
-        params[name] = keys
-        break
-      }
-      case 1: {
-        const ids: Array<string> = []
-        let j = 0
-        while (j < v.length) {
-          const l = v[j]
-          ids.push(v.subarray(j + 1, j + 1 + l).toString("latin1"))
-          j += 1 + l
-        }
-        params[name] = ids
-        break
-      }
-      case 2:
-        params[name] = true
-        break
-      case 3:
-        params[name] = len === 2 ? v.readUInt16BE(0) : v.toString("hex")
-        break
-      case 4: {
-        const addrs: Array<string> = []
-        for (let j = 0; j + 3 < v.length; j += 4) addrs.push(`${v[j]}.${v[j + 1]}.${v[j + 2]}.${v[j + 3]}`)
-        params[name] = addrs
-        break
-      }
-      case 6: {
-        const addrs: Array<string> = []
-        for (let j = 0; j + 15 < v.length; j += 16) addrs.push(ipv6(v.subarray(j, j + 16)))
-        params[name] = addrs
-        break
-      }
-      case 5:
-      case 8:
-        params[name] = v.toString("base64")
-        break
-      case 7:
-        params[name] = v.toString("utf8")
-        break
-      default:
-        params[name] = v.toString("hex")
-    }
-  }
-  return { priority, target, params }
-}
+export const recordTypes = [...lookupTypes].sort()
+export type RecordTypeName = (typeof lookupTypes)[number]
 
 const base64Fields = new Set(["key", "signature", "certificate", "publicKey"])
 
@@ -165,7 +46,7 @@ export interface RenderedRecord {
   readonly data: unknown
 }
 
-const presentSvcb = (r: SvcbRecord): string =>
+const presentSvcb = (r: SvcbData): string =>
   [
     String(r.priority),
     r.target,
@@ -174,77 +55,62 @@ const presentSvcb = (r: SvcbRecord): string =>
 
 const quoteTxt = (s: string) => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`
 
-export const renderRecord = (a: packet.Answer): RenderedRecord => {
-  const rawType = String(a.type)
-  const type = displayTypeName(rawType)
-  const d = (a as any).data
-  let value: string
-  let data: unknown
-  try {
-    switch (type) {
-      case "SVCB":
-      case "HTTPS": {
-        const r = decodeSvcb(Buffer.from(d))
-        data = r
-        value = presentSvcb(r)
-        break
-      }
-      case "TXT":
-      case "SPF": {
-        const parts: Array<string> = (Array.isArray(d) ? d : [d]).map((b: unknown) => Buffer.isBuffer(b) ? b.toString("utf8") : String(b))
-        data = parts
-        value = parts.map(quoteTxt).join(" ")
-        break
-      }
-      case "MX":
-        data = d
-        value = `${d.preference} ${d.exchange}.`
-        break
-      case "SOA":
-        data = d
-        value = `${d.mname}. ${d.rname}. ${d.serial} ${d.refresh} ${d.retry} ${d.expire} ${d.minimum}`
-        break
-      case "CAA":
-        data = d
-        value = `${d.flags ?? 0} ${d.tag} ${quoteTxt(String(d.value))}`
-        break
-      case "SRV":
-        data = d
-        value = `${d.priority} ${d.weight} ${d.port} ${d.target}.`
-        break
-      case "DS":
-      case "CDS":
-        data = jsonSafe(d)
-        value = `${d.keyTag} ${d.algorithm} ${d.digestType} ${Buffer.from(d.digest).toString("hex").toUpperCase()}`
-        break
-      case "DNSKEY":
-      case "CDNSKEY":
-        data = jsonSafe(d)
-        value = `${d.flags} 3 ${d.algorithm} ${Buffer.from(d.key).toString("base64")}`
-        break
-      case "CNAME":
-      case "NS":
-      case "PTR":
-      case "DNAME":
-        data = d
-        value = `${d}.`
-        break
-      case "A":
-      case "AAAA":
-        data = d
-        value = String(d)
-        break
-      default:
-        data = jsonSafe(d)
-        value = Buffer.isBuffer(d)
-          ? `\\# ${d.length} ${d.toString("hex")}`
-          : typeof data === "object" && data !== null ? Object.values(data as Record<string, unknown>).map((x) => Array.isArray(x) ? x.join(" ") : String(x)).join(" ") : String(data)
+const rendered = (a: DnsRecord): { readonly value: string; readonly data: unknown } => {
+  switch (a.type) {
+    case "SVCB":
+    case "HTTPS":
+      return { data: a.data, value: presentSvcb(a.data) }
+    case "TXT":
+    case "SPF": {
+      const parts = a.data.map((b) => b.toString("utf8"))
+      return { data: parts, value: parts.map(quoteTxt).join(" ") }
     }
-  } catch (e) {
-    data = jsonSafe(d)
-    value = `(undecodable RDATA: ${(e as Error).message})`
+    case "MX":
+      return { data: a.data, value: `${a.data.preference} ${a.data.exchange}.` }
+    case "SOA": {
+      const d = a.data
+      return { data: d, value: `${d.mname}. ${d.rname}. ${d.serial} ${d.refresh} ${d.retry} ${d.expire} ${d.minimum}` }
+    }
+    case "CAA":
+      return { data: a.data, value: `${a.data.flags} ${a.data.tag} ${quoteTxt(a.data.value)}` }
+    case "SRV":
+      return { data: a.data, value: `${a.data.priority} ${a.data.weight} ${a.data.port} ${a.data.target}.` }
+    case "DS":
+    case "CDS": {
+      const d = a.data
+      return { data: jsonSafe(d), value: `${d.keyTag} ${d.algorithm} ${d.digestType} ${d.digest.toString("hex").toUpperCase()}` }
+    }
+    case "DNSKEY":
+    case "CDNSKEY": {
+      const d = a.data
+      return { data: jsonSafe(d), value: `${d.flags} 3 ${d.algorithm} ${d.key.toString("base64")}` }
+    }
+    case "NSEC3PARAM": {
+      const d = a.data
+      return { data: jsonSafe(d), value: `${d.algorithm} ${d.flags} ${d.iterations} ${d.salt.length === 0 ? "-" : d.salt.toString("hex").toUpperCase()}` }
+    }
+    case "CNAME":
+    case "NS":
+    case "PTR":
+    case "DNAME":
+      return { data: a.data, value: `${a.data}.` }
+    case "A":
+    case "AAAA":
+      return { data: a.data, value: a.data }
+    case "UNKNOWN":
+      // RFC 3597 §5: the generic form of RDATA of a type without a presentation format here.
+      return { data: a.data.toString("hex"), value: `\\# ${a.data.length} ${a.data.toString("hex")}` }
+    default: {
+      const data = jsonSafe(a.data)
+      const values = typeof data === "object" && data !== null ? Object.values(data) : [data]
+      return { data, value: values.map((x) => (Array.isArray(x) ? x.join(" ") : String(x))).join(" ") }
+    }
   }
-  return { name: a.name, type, ttl: (a as any).ttl ?? 0, class: String((a as any).class ?? "IN"), value, data }
+}
+
+export const renderRecord = (a: DnsRecord): RenderedRecord => {
+  const r = rendered(a)
+  return { name: a.name, type: typeNameOf(a), ttl: a.ttl, class: a.class, value: r.value, data: r.data }
 }
 
 /** Reverse-lookup name for an IP address (PTR convenience). */

@@ -12,13 +12,13 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import { probeStarttls } from "../../adapters/smtp/Starttls"
 import { AppConfig } from "../../platform/Config"
-import { DnsResolver } from "../../adapters/dns/DnsResolver"
+import { dataOf, DnsResolver } from "../../adapters/dns/DnsResolver"
 import { DnssecValidator } from "../../adapters/dnssec/DnssecValidator"
 import { NotFound, UpstreamUnavailable } from "../../kernel/errors"
 import { classifyAddress } from "../../adapters/probe/guard"
 import { HttpProbe, readExtraCas } from "../../adapters/probe/HttpProbe"
 import { bimiReport } from "./bimi"
-import { daneMx, tlsaName, type DaneObservation, type TlsaData } from "./dane"
+import { daneMx, tlsaName, type DaneObservation } from "./dane"
 import { dkimKeyAt, MAX_EXTRA_SELECTORS, selectorsToCheck, type ParsedDkimKey } from "./dkim"
 import { applicableDmarc, authorizationName, authorizes, dmarcReport, externalDestinations, organizationalDomain, parseDmarc } from "./dmarc"
 import { emailFindings } from "./findings"
@@ -68,7 +68,7 @@ export const makeEmailSecurity = Effect.gen(function*() {
     validator.validateRRset(tlsaName(host), "TLSA").pipe(
       Effect.map((v): DaneObservation => ({
         host,
-        tlsa: v.rcode === "NOERROR" ? v.records.map((r) => (r as any).data as TlsaData) : [],
+        tlsa: v.rcode === "NOERROR" ? dataOf(v.records, "TLSA") : [],
         status: v.status,
         reason: v.reason,
         error: v.rcode === "NOERROR" || v.rcode === "NXDOMAIN" ? null : v.rcode
@@ -163,7 +163,7 @@ export const makeEmailSecurity = Effect.gen(function*() {
       dane: mx.dane,
       starttls: mx.starttls
     })
-    const incomplete = new Set<CheckName>(req.starttls ? [] : ["starttls"])
+    const notRun = new Set<CheckName>(req.starttls ? [] : ["starttls"])
     const limitations = [
       `DKIM keys cannot be listed through DNS: ${dkim.selectors.length} selectors were checked (built-in common list${req.dkimSelectors.length > 0 ? " plus dkim_selectors" : ""})`,
       ...(req.starttls ? [] : ["STARTTLS was not tested (pass starttls=true to connect to each MX)"]),
@@ -182,7 +182,7 @@ export const makeEmailSecurity = Effect.gen(function*() {
       bimi: bimiR,
       dane: { mx: mx.dane.map(daneMx) },
       starttls: mx.starttls,
-      ...summarize(findings, incomplete),
+      ...summarize(findings, notRun),
       limitations
     } satisfies EmailSecurityReport
   })

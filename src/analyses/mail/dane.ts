@@ -5,14 +5,8 @@
  * known selector (0 full certificate, 1 public key) and matching type (0 exact, 1 SHA-256 of 32
  * bytes, 2 SHA-512 of 64 bytes). Pure.
  */
+import type { TlsaData } from "../../adapters/dns/records"
 import type { DaneMx } from "./schema"
-
-export interface TlsaData {
-  readonly usage: number
-  readonly selector: number
-  readonly matchingType: number
-  readonly certificate: Buffer
-}
 
 export interface DaneObservation {
   readonly host: string

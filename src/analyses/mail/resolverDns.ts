@@ -6,9 +6,16 @@
  * than the target's (an error rcode): the service asks the root before blaming the target.
  */
 import { Effect } from "effect"
-import type * as packet from "dns-packet"
 import { isIP } from "node:net"
-import type { DnsAnswerSet, DnsError, DnsResolverShape } from "../../adapters/dns/DnsResolver"
+import {
+  type DnsAnswerSet,
+  type DnsError,
+  type DnsRecordType,
+  type DnsResolverShape,
+  recordsOf,
+  type RecordOfType,
+  txtText
+} from "../../adapters/dns/DnsResolver"
 import type { Lookup } from "./lookup"
 import type { MxRecord } from "./mx"
 import { SpfTempError, type SpfDns, type SpfLookup } from "./spf/dns"
@@ -18,38 +25,28 @@ export type MailLookup<A> = Lookup<A> & { readonly transport?: boolean }
 const errReason = (e: DnsError): string =>
   e._tag === "DnsTimeout" ? "timeout" : e._tag === "DnsRcode" ? e.rcode : e._tag === "DnsMalformed" ? `malformed answer: ${e.reason}` : e.reason
 
-const toLookup = <A>(ans: DnsAnswerSet, type: string, read: (r: packet.Answer) => A): MailLookup<A> => {
+const toLookup = <T extends DnsRecordType, A>(ans: DnsAnswerSet, type: T, read: (r: RecordOfType<T>) => A): MailLookup<A> => {
   if (ans.rcode === "NXDOMAIN") return { _tag: "Void", rcode: "NXDOMAIN" }
   if (ans.rcode !== "NOERROR") return { _tag: "Failed", reason: ans.rcode }
   // The resolver follows CNAMEs: the records of the asked type are the answer.
-  const records = ans.answers.filter((r) => r.type === type).map(read)
+  const records = recordsOf(ans.answers, type).map(read)
   return records.length > 0 ? { _tag: "Found", records } : { _tag: "Void", rcode: "NOERROR" }
 }
 
-/** TXT data: the character-strings of one record concatenated without spaces (RFC 7208 §3.3). */
-export const txtOf = (r: packet.Answer): string => {
-  const d: any = (r as any).data
-  const parts: ReadonlyArray<Buffer | string> = Array.isArray(d) ? d : [d]
-  return parts.map((p) => (typeof p === "string" ? p : Buffer.from(p).toString("utf8"))).join("")
-}
-
-const mxOf = (r: packet.Answer): MxRecord => {
-  const d: any = (r as any).data
-  return { preference: Number(d.preference ?? 0), exchange: String(d.exchange ?? "") }
-}
+const mxOf = (r: RecordOfType<"MX">): MxRecord => ({ preference: r.data.preference, exchange: r.data.exchange })
 
 export const makeMailDns = (resolver: DnsResolverShape) => {
-  const ask = <A>(name: string, type: string, read: (r: packet.Answer) => A): Effect.Effect<MailLookup<A>> =>
+  const ask = <T extends DnsRecordType, A>(name: string, type: T, read: (r: RecordOfType<T>) => A): Effect.Effect<MailLookup<A>> =>
     resolver.query({ name, type }).pipe(
       Effect.map((ans) => toLookup(ans, type, read)),
       Effect.catchAll((e) => Effect.succeed<MailLookup<A>>({ _tag: "Failed", reason: errReason(e), transport: e._tag !== "DnsRcode" }))
     )
   return {
-    txt: (name: string) => ask(name, "TXT", txtOf),
+    txt: (name: string) => ask(name, "TXT", txtText),
     mx: (name: string) => ask(name, "MX", mxOf),
-    a: (name: string) => ask(name, "A", (r) => String((r as any).data)),
-    aaaa: (name: string) => ask(name, "AAAA", (r) => String((r as any).data)),
-    ptr: (name: string) => ask(name, "PTR", (r) => String((r as any).data).replace(/\.$/, ""))
+    a: (name: string) => ask(name, "A", (r) => r.data),
+    aaaa: (name: string) => ask(name, "AAAA", (r) => r.data),
+    ptr: (name: string) => ask(name, "PTR", (r) => r.data.replace(/\.$/, ""))
   }
 }
 export type MailDns = ReturnType<typeof makeMailDns>

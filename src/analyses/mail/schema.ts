@@ -1,5 +1,5 @@
 /**
- * The Email Security report (DECISIONS.md, "Third wave" › "Email Security"): the one contract of
+ * The Email Security report (the README's "Email security" section): the one contract of
  * `GET /v1/security/email` and the MCP tool `email_security`. Every type of the analysis is
  * `typeof X.Type` of these schemas.
  */
@@ -11,6 +11,9 @@ const Strings = Schema.Array(Schema.String)
 
 export const Severity = Schema.Literal("critical", "high", "medium", "low", "info")
 export type Severity = typeof Severity.Type
+
+/** The letter grade of a score, as Zone Hygiene grades (zone/model/findings.ts `gradeOf`). */
+export const Grade = Schema.Literal("A", "B", "C", "D", "F")
 
 export const CHECKS = ["mx", "spf", "dmarc", "dkim", "mta_sts", "tls_rpt", "bimi", "dane", "starttls"] as const
 export const CheckName = Schema.Literal(...CHECKS)
@@ -130,9 +133,11 @@ export type EmailFinding = typeof EmailFinding.Type
 
 export const EmailCheck = Schema.Struct({
   check: CheckName,
-  passed: Schema.Boolean,
-  severity_max: N(Severity),
-  finding_count: Schema.Number
+  passed: N(Schema.Boolean).annotations({
+    description: "false when a finding of severity low or above exists for this check; null when the check did not run (starttls without starttls=true)"
+  }),
+  severity_max: N(Severity).annotations({ description: "the highest severity among this check's findings, info included; null when it has none (always for a check that did not run)" }),
+  finding_count: Schema.Number.annotations({ description: "every finding of this check, info included; 0 for a check that did not run" })
 })
 
 export const EmailSecurityReport = Schema.Struct({
@@ -150,7 +155,7 @@ export const EmailSecurityReport = Schema.Struct({
   checks: Schema.Array(EmailCheck),
   findings: Schema.Array(EmailFinding),
   score: Schema.Number,
-  grade: Schema.Literal("A", "B", "C", "D", "F"),
+  grade: Grade,
   recommendations: Strings,
   limitations: Strings
 })

@@ -7,11 +7,17 @@ import { CHECKS, type CheckName, type EmailFinding, type Severity } from "./sche
 
 const RANK: Record<Severity, number> = { critical: 4, high: 3, medium: 2, low: 1, info: 0 }
 
-export const summarize = (findings: ReadonlyArray<EmailFinding>, incomplete: ReadonlySet<CheckName>) => {
+/**
+ * One tally per check: every finding of it counts, `info` included, and the highest severity among
+ * them is `severity_max`; only a finding of `low` or above fails the check. A check that did not
+ * run (`notRun`: STARTTLS when not asked for) has no verdict: `passed` null.
+ */
+export const summarize = (findings: ReadonlyArray<EmailFinding>, notRun: ReadonlySet<CheckName>) => {
   const checks = CHECKS.map((check) => {
-    const fs = findings.filter((x) => x.check === check && x.severity !== "info")
+    const fs = findings.filter((x) => x.check === check)
     const max = fs.reduce<Severity | null>((m, x) => (m === null || RANK[x.severity] > RANK[m] ? x.severity : m), null)
-    return { check, passed: fs.length === 0 && !incomplete.has(check), severity_max: max, finding_count: fs.length }
+    const passed = notRun.has(check) ? null : !fs.some((x) => RANK[x.severity] >= RANK.low)
+    return { check, passed, severity_max: max, finding_count: fs.length }
   })
   const ordered = [...findings].sort((a, b) => RANK[b.severity] - RANK[a.severity])
   const score = scoreOf(findings)

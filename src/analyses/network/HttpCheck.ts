@@ -12,6 +12,12 @@ export interface HttpCheckInput {
   readonly timeout?: number
 }
 
+/**
+ * What a check does when its input leaves a choice open: the analysis applies them, the REST and
+ * MCP parameter schemas document them, and the deadline of a check is computed from `timeout`.
+ */
+export const HTTP_CHECK_DEFAULTS = { method: "HEAD", follow_redirects: true, max_redirects: 5, timeout: 10_000 } as const
+
 /** Per-hop body cap for GET: bytes beyond it are not downloaded (an endless body stops here). */
 export const GET_BODY_CAP = 10 * 1024 * 1024
 
@@ -24,14 +30,14 @@ const bypassHeaders: ReadonlyArray<readonly [string, string]> = [
 export const httpCheck = Effect.fn("HttpCheck.run")(function*(input: HttpCheckInput) {
   const probe = yield* HttpProbe
   const checkedAt = yield* DateTime.now
-  const method = input.method ?? "HEAD"
+  const method = input.method ?? HTTP_CHECK_DEFAULTS.method
   const outcome = yield* probe.fetch({
     url: input.url,
     method,
     headers: bypassHeaders,
-    timeoutMs: input.timeout ?? 10_000,
-    followRedirects: input.follow_redirects ?? true,
-    maxRedirects: input.max_redirects ?? 5,
+    timeoutMs: input.timeout ?? HTTP_CHECK_DEFAULTS.timeout,
+    followRedirects: input.follow_redirects ?? HTTP_CHECK_DEFAULTS.follow_redirects,
+    maxRedirects: input.max_redirects ?? HTTP_CHECK_DEFAULTS.max_redirects,
     maxBodyBytes: GET_BODY_CAP,
     keepBody: false,
     decompress: false

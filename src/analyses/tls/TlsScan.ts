@@ -3,28 +3,32 @@
  * crafted ClientHellos over raw TCP to the vetted address (TlsWire), never more than CONNECTIONS
  * at once, each bounded in time and bytes, the whole scan inside OPERATION_DEADLINE_MS. Phase 1
  * enumerates TLS 1.0-1.3 and their suites; phase 2 runs the rest in parallel: SSL 3.0, server
- * order, groups, DH size, fallback SCSV, Heartbleed, the certificate (one full handshake with the
- * runtime's TLS client) and HSTS (one HTTPS request through HttpProbe, for A+).
+ * order, groups (post-quantum ones included), DH size, fallback SCSV, Heartbleed, ALPN, the
+ * certificate (one full handshake with the runtime's TLS client, else the plaintext Certificate
+ * message of a legacy flight: certificate.ts), HSTS and Alt-Svc (one HTTPS request through
+ * HttpProbe) and the origin's HTTPS DNS record (HTTP/3).
  * A port that refuses, stays silent, or speaks something else than TLS is 502 upstream_unavailable.
  */
 import { Clock, Context, Duration, Effect, Either, Layer } from "effect"
 import { isIP } from "node:net"
-import * as tls from "node:tls"
 import { TlsConnectFailed, TlsWire, type StepResult } from "../../adapters/tls/TlsWire"
 import { AppConfig } from "../../platform/Config"
 import { DnsResolver } from "../../adapters/dns/DnsResolver"
 import { InvalidRequest, TargetForbidden, UpstreamUnavailable } from "../../kernel/errors"
-import { chainOf, handshake } from "../../adapters/x509/CertInspector"
-import { certFacts } from "../../adapters/x509/certFacts"
+import { handshake } from "../../adapters/x509/CertInspector"
+import { trustStore } from "../../adapters/x509/chainVerify"
 import { judgeHstsHeader } from "../network/hsts"
 import { parseTarget, vetTarget } from "../../adapters/probe/guard"
 import { HttpProbe, readExtraCas } from "../../adapters/probe/HttpProbe"
+import { ALPN_OFFERS, alpnReport, selectedProtocol, type AlpnAnswer, type AlpnOffer } from "./alpn"
+import { certificateOfChain, certificateOfHandshake } from "./certificate"
 import { buildClientHello, makeKeyShare } from "./clientHello"
 import { dhBits, enumerateVersion, fallbackScsv, groups13, groupsLegacy, serverPreference, type Probe, type ProbeResult, type VersionScan } from "./enumerate"
 import { GROUPS } from "./groups"
 import { heartbeatRequest, judgeHeartbeat } from "./heartbleed"
+import { advertisesH3, alpnFromHttpsRecord, altSvcProtocols, httpsRecordName } from "./http3"
 import { acceptedVersions, buildReport } from "./report"
-import type { TlsCertificate, TlsReport } from "./schema"
+import type { TlsReport } from "./schema"
 import { enough, parseFlight } from "./serverHello"
 import { suitesFor, VERSION_CODE, type Version } from "./suites"
 
@@ -147,44 +151,64 @@ export const makeTlsScan = Effect.gen(function*() {
         return judgeHeartbeat(result.right[1].bytes, true) === "vulnerable"
       }))
 
-    const certificate = (ocsp: boolean | null) =>
+    /** A handshake with the runtime's TLS client (the certificate, and ALPN on a TLS 1.3-only server). */
+    const runtimeHandshake = (alpn?: ReadonlyArray<string>) =>
       sem.withPermits(1)(Effect.gen(function*() {
         const ms = yield* left
-        const hs = yield* handshake(address, port, sni ?? undefined, extraCas).pipe(
+        return yield* handshake(address, port, sni ?? undefined, extraCas, alpn).pipe(
           Effect.timeoutFail({ duration: Duration.millis(Math.max(1, ms)), onTimeout: () => ({ message: "the scan's deadline was reached" }) })
         )
-        const facts = certFacts(hs.peer.raw)
-        const now = yield* Clock.currentTimeMillis
-        const expired = now > Date.parse(facts.not_after) || now < Date.parse(facts.not_before)
-        return {
-          subject: facts.subject,
-          issuer: facts.issuer,
-          sans: facts.sans,
-          not_before: facts.not_before,
-          not_after: facts.not_after,
-          days_left: Math.floor((Date.parse(facts.not_after) - now) / 86_400_000),
-          key_type: facts.key.type,
-          key_bits: facts.key.size,
-          signature_algorithm: facts.signature_algorithm,
-          chain_trusted: hs.chainValid && !expired,
-          hostname_match: tls.checkServerIdentity(target.host, hs.peer) === undefined,
-          chain: chainOf(hs.peer),
-          ocsp_stapled: ocsp,
-          sct_count: facts.embedded_sct_count
-        } satisfies TlsCertificate
-      })).pipe(Effect.catchAllDefect((d) => Effect.fail({ message: String(d) })), Effect.catchAll((e) => {
-        limitations.push(`certificate: no full handshake with the runtime's TLS client (${e.message})`)
-        return Effect.succeed(null)
       }))
 
-    const hsts = Effect.gen(function*() {
+    /** Right: the certificate; Left: why the runtime's client could not read it (a legacy flight may still have it). */
+    const certificate = (ocsp: boolean | null) =>
+      runtimeHandshake().pipe(
+        Effect.flatMap((hs) => Effect.map(Clock.currentTimeMillis, (now) => certificateOfHandshake(hs, target.host, now, ocsp))),
+        Effect.catchAllDefect((d) => Effect.fail({ message: String(d) })),
+        Effect.either
+      )
+
+    /** ALPN, one offer: the ServerHello of a legacy hello when the server speaks one, else a TLS 1.3 handshake. */
+    const alpnOffer = (offer: AlpnOffer): Effect.Effect<AlpnAnswer> => {
+      if (best) {
+        return probe({ version: best, suites: by[best].accepted.map((x) => x.code), serverName: sni, alpn: [offer] }, "hello").pipe(
+          Effect.map((r): AlpnAnswer =>
+            r.kind === "hello" ? { offer, selected: selectedProtocol(r.hello) }
+            : r.kind === "alert" ? { offer, selected: null }
+            : { offer, failed: r.reason })
+        )
+      }
+      if (by.tls1_3.accepted.length === 0) return Effect.succeed({ offer, selected: null })
+      return runtimeHandshake([offer]).pipe(
+        Effect.map((hs): AlpnAnswer => ({ offer, selected: hs.alpn })),
+        // RFC 7301 §3.2: a server may refuse an offer it does not support with this alert.
+        Effect.catchAll((e) => Effect.succeed<AlpnAnswer>(/no.?application.?protocol/i.test(e.message) ? { offer, selected: null } : { offer, failed: e.message }))
+      )
+    }
+
+    /** One HTTPS answer on the port: HSTS (for A+) and Alt-Svc (HTTP/3). */
+    const httpsAnswer = Effect.gen(function*() {
       const ms = Math.min(PROBE_TIMEOUT_MS, yield* left)
-      if (ms < 100 || (by.tls1_2.accepted.length === 0 && by.tls1_3.accepted.length === 0)) return null
+      if (ms < 100) return { hstsMaxAge: null, altSvc: null, error: "the scan's deadline was reached" }
+      if (by.tls1_2.accepted.length === 0 && by.tls1_3.accepted.length === 0) {
+        return { hstsMaxAge: null, altSvc: null, error: "the HTTPS client speaks TLS 1.2 and 1.3 only" }
+      }
       const hostForUrl = isIP(target.host) === 6 ? `[${target.host}]` : target.host
       const out = yield* sem.withPermits(1)(http.fetch({ url: `https://${hostForUrl}:${port}/`, method: "GET", timeoutMs: ms, followRedirects: false, maxBodyBytes: 0, keepBody: false }))
-      const j = judgeHstsHeader(out.response?.headers["strict-transport-security"], true)
-      return j.effective ? j.max_age : null
-    }).pipe(Effect.orElseSucceed(() => null))
+      if (out.response === null) return { hstsMaxAge: null, altSvc: null, error: out.error?.message ?? "no answer" }
+      const j = judgeHstsHeader(out.response.headers["strict-transport-security"], true)
+      return { hstsMaxAge: j.effective ? j.max_age : null, altSvc: out.response.headers["alt-svc"] ?? null, error: null }
+    }).pipe(Effect.catchAll((e) => Effect.succeed({ hstsMaxAge: null, altSvc: null, error: e.message })))
+
+    /** The origin's HTTPS DNS record (RFC 9460); never asked for an IP literal or a localhost name (RFC 6761). */
+    const recordName = httpsRecordName(target.host, port)
+    const httpsRecord = target.literal || target.host === "localhost" || target.host.endsWith(".localhost")
+      ? Effect.succeed({ alpn: [] as ReadonlyArray<string>, error: null })
+      : Effect.flatMap(left, (ms) => alpnFromHttpsRecord(resolver, recordName).pipe(
+        Effect.timeoutFail({ duration: Duration.millis(Math.max(1, ms)), onTimeout: () => ({ message: "the scan's deadline was reached" }) }),
+        Effect.map((alpn) => ({ alpn, error: null })),
+        Effect.catchAll((e) => Effect.succeed({ alpn: [] as ReadonlyArray<string>, error: e.message }))
+      ))
 
     // Phase 2: everything else, in parallel within the same connection budget.
     const firstLegacy = best ? by[best].flights[0] : undefined
@@ -193,7 +217,7 @@ export const makeTlsScan = Effect.gen(function*() {
     const ecdhe = best ? by[best].accepted.filter((s) => s.kx === "ECDHE") : []
     const dhe = best ? by[best].accepted.filter((s) => s.kx === "DHE") : []
     const onModern = modern.filter((s) => s.accepted.length > 0).map((s) => s.version)
-    const [ssl3, prefs, g13, g12, dh, fallback, bled, cert, hstsAge] = yield* timed("details", Effect.all([
+    const [ssl3, prefs, g13, g12, dh, fallback, bled, runtimeCert, alpnAnswers, https, record] = yield* timed("details", Effect.all([
       timed("ssl3", enumerateVersion(probe, "ssl3", null, undefined)),
       timed("server_preference", Effect.forEach(modern, (s) => serverPreference(probe, s.version, s.accepted, sni, s.version === "tls1_3" ? shares : undefined), { concurrency: "unbounded" })),
       timed("groups_tls13", by.tls1_3.accepted.length > 0 ? groups13(probe, by.tls1_3.accepted, sni) : Effect.succeed([])),
@@ -202,7 +226,9 @@ export const makeTlsScan = Effect.gen(function*() {
       timed("fallback_scsv", fallbackScsv(probe, onModern, sni)),
       timed("heartbleed", heartbeat && best ? heartbleed(best) : Effect.succeed(false)),
       timed("certificate", certificate(ocsp)),
-      timed("hsts", hsts)
+      timed("alpn", Effect.forEach(ALPN_OFFERS, alpnOffer, { concurrency: "unbounded" })),
+      timed("https_answer", httpsAnswer),
+      timed("https_record", httpsRecord)
     ], { concurrency: "unbounded" }))
 
     const suites = { ssl3: ssl3.accepted, tls1_0: by.tls1_0.accepted, tls1_1: by.tls1_1.accepted, tls1_2: by.tls1_2.accepted, tls1_3: by.tls1_3.accepted }
@@ -210,7 +236,26 @@ export const makeTlsScan = Effect.gen(function*() {
     if (deadlineHit) limitations.push(`the scan reached its deadline (${config.operationDeadlineMs} ms): probes after it were skipped, so some suites or groups may be missing`)
     const groupCodes = new Set([...g13, ...g12].map((g) => g.code))
     const pref = prefs.find((p) => p !== null) ?? null
-    const legacyAll = [...(ssl3.accepted.length ? ssl3.flights : []), ...flights]
+    const legacyAll = [...flights, ...(ssl3.accepted.length ? ssl3.flights : [])]
+    const cert = yield* Either.match(runtimeCert, {
+      onRight: (c) => Effect.succeed(c),
+      onLeft: (e) => {
+        // The certificates a legacy flight carried in the clear, from the newest version first.
+        const sent = legacyAll.find((f) => f.certificates !== null && f.certificates.length > 0)?.certificates
+        if (!sent) {
+          limitations.push(`certificate: no full handshake with the runtime's TLS client (${e.message}) and no certificate in a TLS 1.2-and-older flight`)
+          return Effect.succeed(null)
+        }
+        limitations.push(`certificate: read from the Certificate message the server sends in the clear below TLS 1.3 (the runtime's TLS client could not complete a handshake: ${e.message}); its chain was verified by name, signature and validity, without name constraints, policies or key usage`)
+        return Effect.map(Clock.currentTimeMillis, (now) => certificateOfChain(sent, target.host, now, trustStore(extraCas), ocsp))
+      }
+    }).pipe(Effect.catchAllDefect((d) => {
+      limitations.push(`certificate: the server's certificate could not be parsed (${String(d)})`)
+      return Effect.succeed(null)
+    }))
+    for (const a of alpnAnswers) if ("failed" in a) limitations.push(`ALPN: the ${a.offer} offer got no answer (${a.failed})`)
+    if (https.error !== null) limitations.push(`HSTS and Alt-Svc were not read: no HTTPS answer on the port (${https.error})`)
+    if (record.error !== null) limitations.push(`HTTP/3: the HTTPS DNS record ${recordName} could not be read (${record.error})`)
     const dhSeen = [dh, ...legacyAll.map((f) => f.keyExchange?.dhBits ?? null)].filter((x): x is number => x !== null && x > 0)
     const newest = acceptedVersions(suites)[0]
     timings.total = (yield* Clock.currentTimeMillis) - start
@@ -233,7 +278,9 @@ export const makeTlsScan = Effect.gen(function*() {
         heartbeat
       },
       heartbleed: bled,
-      hstsMaxAge: hstsAge,
+      hstsMaxAge: https.hstsMaxAge,
+      alpn: alpnReport(alpnAnswers),
+      http3: { advertised: advertisesH3(altSvcProtocols(https.altSvc)) || advertisesH3(record.alpn), alt_svc: https.altSvc },
       limitations
     })
   })

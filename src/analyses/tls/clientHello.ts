@@ -14,6 +14,7 @@ export const EXT = {
   ec_point_formats: 11,
   signature_algorithms: 13,
   heartbeat: 15,
+  alpn: 16,
   extended_master_secret: 23,
   session_ticket: 35,
   supported_versions: 43,
@@ -44,6 +45,8 @@ export interface HelloSpec {
   readonly keyShares?: ReadonlyArray<KeyShare>
   /** Adds TLS_FALLBACK_SCSV (RFC 7507): a downgraded retry. */
   readonly fallbackScsv?: boolean
+  /** application_layer_protocol_negotiation (RFC 7301 §3.1): protocol ids, e.g. "h2". */
+  readonly alpn?: ReadonlyArray<string>
 }
 
 const u8 = (n: number) => [n & 0xff]
@@ -85,6 +88,7 @@ export const buildClientHello = (spec: HelloSpec, random: Uint8Array = randomByt
     exts.push(...ext(EXT.extended_master_secret, []))
     exts.push(...ext(EXT.session_ticket, []))
     if (spec.version === "tls1_2" || tls13) exts.push(...ext(EXT.signature_algorithms, list16(SIGNATURE_SCHEMES)))
+    if (spec.alpn && spec.alpn.length > 0) exts.push(...ext(EXT.alpn, vec16(spec.alpn.flatMap((p) => vec8([...Buffer.from(p, "ascii")])))))
     if (tls13) {
       exts.push(...ext(EXT.supported_versions, vec8(u16(VERSION_CODE.tls1_3))))
       exts.push(...ext(EXT.psk_key_exchange_modes, vec8([1])))

@@ -7,6 +7,7 @@
 import { Effect } from "effect"
 import type { HelloSpec } from "./clientHello"
 import { GROUPS, type Group } from "./groups"
+import { pqShare } from "./keyShares"
 import type { Flight, HelloFlight } from "./serverHello"
 import { suiteByCode, suitesFor, VERSION_CODE, type Suite, type Version } from "./suites"
 
@@ -63,12 +64,14 @@ export const serverPreference = (probe: Probe, v: Version, accepted: ReadonlyArr
   })
 
 /**
- * TLS 1.3 groups: one hello per group with an empty key_share, so the server names the group in
- * a HelloRetryRequest (RFC 8446 §4.1.4) or refuses; no key share is computed for any group.
+ * TLS 1.3 groups: one hello per group. A classical group goes with an empty key_share, so the
+ * server names it in a HelloRetryRequest (RFC 8446 §4.1.4) or refuses; a post-quantum group goes
+ * with a share of its size (keyShares.ts), as browsers offer it, and the server answers with a
+ * ServerHello or a HelloRetryRequest naming it. Either names the group it accepts.
  */
 export const groups13 = (probe: Probe, suites: ReadonlyArray<Suite>, serverName: string | null) =>
   Effect.forEach(GROUPS, (g) =>
-    probe({ version: "tls1_3", suites: suites.map((s) => s.code), serverName, groups: [g.code], keyShares: [] }, "hello").pipe(
+    probe({ version: "tls1_3", suites: suites.map((s) => s.code), serverName, groups: [g.code], keyShares: [pqShare(g.code)].filter((s) => s !== null) }, "hello").pipe(
       Effect.map((r) => (r.kind === "hello" && r.hello.selectedGroup === g.code ? g : null))
     ), { concurrency: "unbounded" }).pipe(Effect.map((gs) => gs.filter((g): g is Group => g !== null)))
 

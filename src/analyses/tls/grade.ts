@@ -5,7 +5,7 @@
  * cap that applies is a finding naming its rule), `A+` for a strong HSTS policy on an otherwise
  * clean A, and `T` / `M` for an untrusted chain / a name mismatch.
  */
-import type { Group } from "./groups"
+import { isPostQuantum, type Group } from "./groups"
 import type { TlsCertificate, TlsFinding, TlsGrade, TlsReport } from "./schema"
 import { VERSION_LABEL, VERSIONS, type Suite, type Version } from "./suites"
 
@@ -111,7 +111,7 @@ export const gradeTls = (o: TlsObservations): Graded => {
   else if (o.dhBits !== null && o.dhBits < 2048) cap("key_exchange", "B", "DH parameters below 2048 bits", `the server's DHE prime has ${o.dhBits} bits`, "Use 2048-bit or larger DH parameters (RFC 7919 ffdhe2048).")
   const weakGroups = o.groups.filter((g) => g.strength < 2048).map((g) => g.name)
   if (weakGroups.length > 0) notes.push({ check: "key_exchange", severity: "medium", message: `groups weaker than 2048-bit RSA are accepted: ${weakGroups.join(", ")}`, recommendation: "Offer only x25519, secp256r1, secp384r1 (and X25519MLKEM768)." })
-  if (o.groups.length > 0 && !o.groups.some((g) => g.kind === "pq-hybrid" || g.kind === "pq")) notes.push({ check: "key_exchange", severity: "info", message: "no post-quantum key exchange group (X25519MLKEM768) is accepted", recommendation: "Enable X25519MLKEM768 where the TLS library supports it." })
+  if (o.groups.length > 0 && !o.groups.some(isPostQuantum)) notes.push({ check: "key_exchange", severity: "info", message: "no post-quantum key exchange group (X25519MLKEM768) is accepted", recommendation: "Enable X25519MLKEM768 where the TLS library supports it." })
 
   // Features and vulnerabilities.
   if (o.heartbleed) cap("vulnerabilities", "F", "Heartbleed (CVE-2014-0160)", "the server answered a malformed heartbeat with more bytes than it was sent: it leaks memory", "Upgrade OpenSSL and replace the private key and certificate.")

@@ -53,6 +53,9 @@ export const GROUPS: ReadonlyArray<Group> = [
   g(0x0104, "ffdhe8192", "ffdhe", 1024, 8192)
 ]
 
+/** An ML-KEM group, hybrid or pure. */
+export const isPostQuantum = (g: Group): boolean => g.kind === "pq-hybrid" || g.kind === "pq"
+
 const byCode = new Map(GROUPS.map((x) => [x.code, x]))
 export const groupByCode = (code: number): Group | undefined => byCode.get(code)
 /** A registry name for any code point, known or not (`0x1234`). */

@@ -1,9 +1,10 @@
 /**
- * The TLS report, pure: what the probes observed in, the DECISIONS.md report out (grade.ts
+ * The TLS report, pure: what the probes observed in, the report out (grade.ts
  * decides the grade and the findings; recommendations are the findings' own, worst first, as
  * Zone Hygiene lists them).
  */
 import { gradeTls, type TlsObservations } from "./grade"
+import { isPostQuantum } from "./groups"
 import type { TlsFinding, TlsReport } from "./schema"
 import { VERSIONS, type Version } from "./suites"
 
@@ -14,6 +15,8 @@ export interface ScanFacts extends TlsObservations {
   readonly checkedAt: string
   readonly timings: Readonly<Record<string, number>>
   readonly serverPreference: boolean | null
+  readonly alpn: TlsReport["alpn"]
+  readonly http3: TlsReport["http3"]
   readonly limitations: ReadonlyArray<string>
 }
 
@@ -41,8 +44,11 @@ export const buildReport = (facts: ScanFacts): TlsReport => {
     server_preference: facts.serverPreference,
     key_exchange: {
       groups: facts.groups.map((g) => g.name),
-      forward_secrecy: facts.forwardSecrecy
+      forward_secrecy: facts.forwardSecrecy,
+      post_quantum: facts.groups.some(isPostQuantum)
     },
+    alpn: facts.alpn,
+    http3: facts.http3,
     certificate: facts.certificate,
     features: facts.features,
     vulnerabilities: { heartbleed: facts.heartbleed },

@@ -1,6 +1,6 @@
 /**
- * The report of `GET /v1/security/tls` and the MCP tool `tls_scan` (DECISIONS.md "Third wave" ›
- * "TLS configuration"): one Schema, its type `typeof TlsReport.Type`.
+ * The report of `GET /v1/security/tls`, the MCP tool `tls_scan` and the `tls` monitor (see
+ * docs/security.md, "TLS configuration scan"): one Schema, its type `typeof TlsReport.Type`.
  */
 import { Schema } from "effect"
 
@@ -52,9 +52,25 @@ export const TlsReport = Schema.Struct({
   }),
   server_preference: N(Schema.Boolean),
   key_exchange: Schema.Struct({
-    groups: Schema.Array(Schema.String).annotations({ description: "IANA TLS Supported Groups names (x25519, secp256r1, X25519MLKEM768, …)" }),
-    forward_secrecy: Schema.Boolean
+    groups: Schema.Array(Schema.String).annotations({
+      description: "every named group the server accepts, as IANA's TLS Supported Groups registry names them (x25519, secp256r1, ffdhe2048, X25519MLKEM768, …)"
+    }),
+    forward_secrecy: Schema.Boolean,
+    post_quantum: Schema.Boolean.annotations({
+      description: "the server accepts a post-quantum key exchange group (hybrid X25519MLKEM768, SecP256r1MLKEM768, SecP384r1MLKEM1024, X25519Kyber768Draft00, or pure ML-KEM)"
+    })
   }),
+  alpn: Schema.Struct({
+    http2: Schema.Boolean.annotations({ description: "offered `h2` alone (RFC 7301), the server selected it" }),
+    http1_1: Schema.Boolean.annotations({ description: "offered `http/1.1` alone, the server selected it" }),
+    negotiated: Schema.Array(Schema.String).annotations({ description: "the protocols the server selected across those offers; empty when it selected none" })
+  }).annotations({ identifier: "TlsAlpn" }),
+  http3: Schema.Struct({
+    advertised: Schema.Boolean.annotations({
+      description: "`h3` is named by the Alt-Svc field of an HTTPS answer on this host and port (RFC 7838), or by the alpn of the origin's HTTPS DNS record (RFC 9460)"
+    }),
+    alt_svc: N(Schema.String).annotations({ description: "the Alt-Svc field of that HTTPS answer, null when absent or when no answer was read" })
+  }).annotations({ identifier: "TlsHttp3" }),
   certificate: N(TlsCertificate),
   features: Schema.Struct({
     secure_renegotiation: N(Schema.Boolean).annotations({ description: "RFC 5746; null when the server speaks only TLS 1.3 (no renegotiation)" }),

@@ -8,10 +8,10 @@ import { getDomain } from "../../kernel/publicSuffix"
 import { AuditTokens } from "./AuditTokens"
 import { AppConfig } from "../../platform/Config"
 import { ActiveProbe as ActiveProbeSchema, ProviderOut as ProviderOutSchema, WafReport as WafReportSchema } from "./schema"
-import { DnsResolver } from "../../adapters/dns/DnsResolver"
+import { DnsResolver, txtText } from "../../adapters/dns/DnsResolver"
 import type { InvalidRequest, TargetForbidden } from "../../kernel/errors"
 import { decodeHtml } from "../freshness/decode"
-import { setCacheOutcome } from "../../platform/http/RequestFacts"
+import { noteCache } from "../../platform/http/CurrentRequest"
 import { fetchPage, pageTarget } from "../page/target"
 import { HttpProbe, round, type ProbeOutcome } from "../../adapters/probe/HttpProbe"
 import {
@@ -67,11 +67,6 @@ const randomHex = (bytes: number) => {
   return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("")
 }
 
-const txtStrings = (data: unknown): Array<string> => {
-  const parts = Array.isArray(data) ? data : [data]
-  return [parts.map((x) => (Buffer.isBuffer(x) ? x.toString("utf8") : String(x))).join("")]
-}
-
 export class WafDetection extends Context.Tag("domain-intel/WafDetection")<WafDetection, {
   readonly detect: (input: { readonly domain: string; readonly activeProbe: boolean; readonly auditToken: string | undefined }) =>
     Effect.Effect<WafReport, InvalidRequest | TargetForbidden>
@@ -100,7 +95,7 @@ export class WafDetection extends Context.Tag("domain-intel/WafDetection")<WafDe
           const qname = `${VERIFY_LABEL}.${name}`
           const ans = yield* resolver.query({ name: qname, type: "TXT", tcp: true }).pipe(Effect.option)
           if (ans._tag === "None") continue
-          const found = ans.value.answers.some((a) => a.type === "TXT" && txtStrings(a.data).some((s) => /^verify=\S+/.test(s.trim())))
+          const found = ans.value.answers.some((a) => a.type === "TXT" && /^verify=\S+/.test(txtText(a).trim()))
           if (found) return { ok: true as const, method: "dns_txt" as const, name: qname }
         }
         return {
@@ -145,7 +140,7 @@ export class WafDetection extends Context.Tag("domain-intel/WafDetection")<WafDe
 
         let activeProbe: ActiveProbe | null = null
         if (input.activeProbe) {
-          yield* setCacheOutcome("bypass")
+          yield* noteCache("bypass")
           const own = yield* verifyOwnership(target.host, input.auditToken)
           if (!own.ok) {
             activeProbe = { probed: false, ownership_verified: false, method: null, refusal_reason: own.reason }

@@ -23,6 +23,7 @@ import { NotFound, RateLimited, UpstreamUnavailable } from "../../kernel/errors"
 import { DnsFailure, DnsResolver, type DnsError } from "../../adapters/dns/DnsResolver"
 import { analyze, type Incomplete, type ZoneHygieneReport } from "./analyze"
 import { norm } from "./model/answers"
+import { failureReason } from "./model/observations"
 import { caaLookup } from "./gather/caa"
 import type { Gatherer, Target } from "./gather/context"
 import { axfrProbe, recursionProbe } from "./gather/nameserverProbes"
@@ -65,9 +66,8 @@ export const makeZoneHygiene = Effect.gen(function*() {
     eff.pipe(
       Effect.timeoutFail({ duration: Duration.millis(checkBudgetMs), onTimeout: () => ({ incomplete: `no result within ${checkBudgetMs} ms` }) }),
       Effect.catchAllCause((cause) => {
-        const f = cause._tag === "Fail" ? (cause.error as any) : undefined
-        const msg = f?.incomplete ?? f?.message ?? `${name} failed unexpectedly`
-        return Effect.succeed<Incomplete>({ incomplete: String(msg) })
+        const fallback = `${name} failed unexpectedly`
+        return Effect.succeed<Incomplete>({ incomplete: cause._tag === "Fail" ? failureReason(cause.error, fallback) : fallback })
       })
     )
 

@@ -1,20 +1,21 @@
 /**
- * What the router matched, as the one source of a request's operation name, category, plan
- * label and deadline (DECISIONS.md "Requests, deadlines and errors").
+ * What the router serves, as the one source of a request's operation name, category, plan
+ * label and deadline (docs/pipeline.md).
  *
  * - Each HttpApiEndpoint carries its plan as an annotation (`PlanLabel`) and, when it is not
  *   `OPERATION_DEADLINE_MS`, its deadline (`OperationDeadline`). Raw routes mounted beside the
  *   HttpApi (MCP) declare the same facts in a `RawRoute`.
- * - `Operations` indexes those facts by the route the router matched (method + path template,
- *   exactly as declared); `attributeIn` (src/platform/http/RequestFacts.ts) reads the current request's
- *   `HttpRouter.RouteContext` and looks it up.
- *   There is no second matching of the request path: whatever the router served is looked up by
- *   its own route, and a route missing from the index is refused (fail closed).
+ * - `Operations` indexes those facts by route (method + path template, exactly as declared).
+ *   `ofRoute` answers for the route the router matched (`HttpRouter.RouteContext`): the plan
+ *   check reads it, and a route missing from the index is refused (fail closed). `match`
+ *   answers for a method and path before routing, with the router's own matcher and rules
+ *   (find-my-way-ts, `routerConfig`), for what must be known before the work starts: its
+ *   deadline and the request log's attribution; 405's `Allow` comes from the same matcher.
  * - `routerConfig` makes the router match exactly: case-sensitive, no trailing-slash or
  *   duplicate-slash folding. The outermost middleware refuses spellings the router would still
  *   fold (percent-encoded unreserved characters, `;params`): see `canonicalPath`.
  */
-import { HttpApi, type HttpApiBuilder, HttpRouter } from "@effect/platform"
+import { HttpApi, type HttpApiBuilder, type HttpApiGroup, type HttpRouter } from "@effect/platform"
 import { Context, Option } from "effect"
 import * as FindMyWay from "find-my-way-ts"
 import type { Plan } from "../../kernel/plans"
@@ -80,14 +81,20 @@ export const categoryOf = (path: string): string => {
 
 const keyOf = (method: string, path: string) => `${method} ${path}`
 
+/** The operation a request is for, with its query as the router parses it. */
+export interface Matched {
+  readonly info: OperationInfo
+  readonly searchParams: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
+}
+
 export const makeOperations = (api: HttpApi.HttpApi.Any, raw: ReadonlyArray<RawRoute> = []) => {
   const byRoute = new Map<string, OperationInfo>()
-  const router = FindMyWay.make<string>(routerConfig)
+  const router = FindMyWay.make<OperationInfo>(routerConfig)
   const add = (info: OperationInfo) => {
     byRoute.set(keyOf(info.method, info.path), info)
-    router.on(info.method as any, info.path as any, info.method)
+    router.on(info.method, info.path as FindMyWay.PathInput, info)
   }
-  HttpApi.reflect(api as any, {
+  HttpApi.reflect(api as HttpApi.HttpApi<string, HttpApiGroup.HttpApiGroup.Any>, {
     onGroup: () => {},
     onEndpoint: ({ endpoint, mergedAnnotations }) =>
       add({
@@ -108,6 +115,14 @@ export const makeOperations = (api: HttpApi.HttpApi.Any, raw: ReadonlyArray<RawR
     /** The operation of a route the router matched (undefined: not declared anywhere). */
     ofRoute: (route: HttpRouter.Route<any, any>): OperationInfo | undefined => byRoute.get(keyOf(route.method, route.path)),
     /**
+     * The operation the router will serve for `method` and `url` (path and query), as the
+     * router finds it (HEAD served by GET); undefined when it serves none.
+     */
+    match: (method: string, url: string): Matched | undefined => {
+      const found = router.find(method, url) ?? (method === "HEAD" ? router.find("GET", url) : undefined)
+      return found === undefined ? undefined : { info: found.handler, searchParams: found.searchParams }
+    },
+    /**
      * For a request the router did not match: the methods its path is declared with (the `Allow`
      * header of a 405), by the same matcher and rules as the router. Empty: unknown path.
      */
@@ -119,6 +134,10 @@ export const makeOperations = (api: HttpApi.HttpApi.Any, raw: ReadonlyArray<RawR
     }
   }
 }
+
+/** The deadline of a matched operation in ms: its own, else `fallbackMs`. */
+export const deadlineOf = (matched: Matched | undefined, fallbackMs: number): number =>
+  matched?.info.deadline?.(matched.searchParams) ?? fallbackMs
 
 export class Operations extends Context.Tag("domain-intel/Operations")<Operations, ReturnType<typeof makeOperations>>() {}
 

@@ -1,5 +1,5 @@
 /**
- * The one place a finished request's facts are known: the pipeline (src/platform/http/pipeline.ts) calls
+ * The one place a finished request's facts are known: the pipeline (src/surfaces/server/pipeline.ts) calls
  * `onResponse` once per request, answered or cut by its deadline, after the answer is handed to
  * the server. Observers plug in here (the request log below; an access log, Prometheus metrics)
  * without touching the pipeline: add yours to `RequestObserverLive` (src/surfaces/server/observers.ts).
@@ -9,7 +9,7 @@
  */
 import { Context } from "effect"
 import type { CallerShape } from "../../kernel/Caller"
-import type { CacheOutcome } from "./RequestFacts"
+import type { CacheOutcome } from "./CurrentRequest"
 
 export interface FinishedRequest {
   readonly requestId: string

@@ -1,15 +1,19 @@
 /**
- * Request bodies, read once by the pipeline before routing:
+ * Request bodies, read once before routing (docs/pipeline.md, "Bodies"):
  * - at most `MAX_BODY_BYTES`: a declared Content-Length above it is refused before reading, a
  *   chunked body as soon as it passes the limit (413 payload_too_large);
- * - JSON is parsed by `parseJson` only: nesting deeper than `MAX_JSON_DEPTH` is refused before
+ * - the routes then see `BodyRead`, a request whose body readers answer from those bytes: the
+ *   HttpApi payload decoder, handlers reading `request.text` and MCP all read the same bounded
+ *   body, and its `json` is `parseJson`: nesting deeper than `MAX_JSON_DEPTH` is refused before
  *   `JSON.parse` runs (which would otherwise recurse until a RangeError), anything unparsable is
  *   400 invalid_request.
- * The bytes are then installed on the request, so every reader (the HttpApi payload decoder,
- * handlers reading `request.text`, the MCP route) sees the same bounded body.
+ *
+ * Why not the platform's own limit (`HttpIncomingMessage.withMaxBodySize`): BunHttpServer's
+ * request does not consult it (only multipart reading does), so a body past it is still read
+ * whole; test/platform/body.test.ts shows both.
  */
-import { HttpServerError, type HttpServerRequest, UrlParams } from "@effect/platform"
-import { Effect, Either, Stream } from "effect"
+import { HttpIncomingMessage, HttpServerError, HttpServerRequest, UrlParams } from "@effect/platform"
+import { Effect, Either, Inspectable, Stream } from "effect"
 import { InvalidRequest, PayloadTooLarge } from "../../kernel/errors"
 
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -50,6 +54,17 @@ export const parseJson = (text: string): Either.Either<unknown, InvalidRequest> 
   }
 }
 
+const concat = (chunks: ReadonlyArray<Uint8Array>, size: number): Uint8Array => {
+  if (chunks.length === 1) return chunks[0]
+  const all = new Uint8Array(size)
+  let at = 0
+  for (const c of chunks) {
+    all.set(c, at)
+    at += c.byteLength
+  }
+  return all
+}
+
 /**
  * The body's bytes, read through the request's public stream and refused past the limit while
  * reading. A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112
@@ -67,16 +82,7 @@ export const readBody = (request: HttpServerRequest.HttpServerRequest): Effect.E
       acc.chunks.push(chunk)
       return Effect.succeed(acc)
     }),
-    Effect.map(({ chunks, size }) => {
-      if (chunks.length === 1) return chunks[0]
-      const all = new Uint8Array(size)
-      let at = 0
-      for (const c of chunks) {
-        all.set(c, at)
-        at += c.byteLength
-      }
-      return all
-    }),
+    Effect.map(({ chunks, size }) => concat(chunks, size)),
     Effect.catchAll((e) =>
       Effect.fail(
         e instanceof PayloadTooLarge
@@ -90,25 +96,93 @@ export const readBody = (request: HttpServerRequest.HttpServerRequest): Effect.E
 }
 
 /**
- * Makes `request`'s body readers answer from `bytes`: own properties shadow the readers of the
- * request object the server answers through (BunHttpServer answers through that very object, so
- * a new request made with `HttpServerRequest.fromWeb` cannot stand in for it). Its `json` checks
- * the nesting depth before `JSON.parse` runs.
+ * A request whose body has been read (`bytes`): everything else is the server's request it
+ * stands for. Its body readers answer from the bytes; `json` goes through `parseJson`.
  */
-export const installBody = (request: HttpServerRequest.HttpServerRequest, bytes: Uint8Array): void => {
-  const decodeError = (cause: unknown) => new HttpServerError.RequestError({ request, reason: "Decode", cause })
-  let text: string | undefined
-  const asText = () => (text ??= new TextDecoder().decode(bytes))
-  const define = (name: string, get: () => unknown) => Object.defineProperty(request, name, { get, configurable: true })
-  define("text", () => Effect.sync(asText))
-  define("json", () => Either.match(parseJson(asText()), { onLeft: (e) => Effect.fail(decodeError(e)), onRight: Effect.succeed }))
-  define("arrayBuffer", () => Effect.sync(() => bytes.slice().buffer))
-  define("stream", () => Stream.succeed(bytes))
-  define("urlParamsBody", () =>
-    Effect.try({ try: () => UrlParams.fromInput(new URLSearchParams(asText())), catch: decodeError }))
+export class BodyRead extends Inspectable.Class implements HttpServerRequest.HttpServerRequest {
+  readonly [HttpServerRequest.TypeId]: HttpServerRequest.TypeId = HttpServerRequest.TypeId
+  readonly [HttpIncomingMessage.TypeId]: HttpIncomingMessage.TypeId = HttpIncomingMessage.TypeId
+  private decoded: string | undefined
+  constructor(readonly request: HttpServerRequest.HttpServerRequest, readonly bytes: Uint8Array) {
+    super()
+  }
+  private asText(): string {
+    return (this.decoded ??= new TextDecoder().decode(this.bytes))
+  }
+  private decodeError(cause: unknown) {
+    return new HttpServerError.RequestError({ request: this, reason: "Decode", cause })
+  }
+  get source() {
+    return this.request.source
+  }
+  get url() {
+    return this.request.url
+  }
+  get originalUrl() {
+    return this.request.originalUrl
+  }
+  get method() {
+    return this.request.method
+  }
+  get cookies() {
+    return this.request.cookies
+  }
+  get headers() {
+    return this.request.headers
+  }
+  get remoteAddress() {
+    return this.request.remoteAddress
+  }
+  get multipart() {
+    return this.request.multipart
+  }
+  get multipartStream() {
+    return this.request.multipartStream
+  }
+  get upgrade() {
+    return this.request.upgrade
+  }
+  modify(options: Parameters<HttpServerRequest.HttpServerRequest["modify"]>[0]): HttpServerRequest.HttpServerRequest {
+    return new BodyRead(this.request.modify(options), this.bytes)
+  }
+  get text(): Effect.Effect<string, HttpServerError.RequestError> {
+    return Effect.sync(() => this.asText())
+  }
+  get json(): Effect.Effect<unknown, HttpServerError.RequestError> {
+    return Effect.suspend(() =>
+      Either.match(parseJson(this.asText()), { onLeft: (e) => Effect.fail(this.decodeError(e)), onRight: Effect.succeed })
+    )
+  }
+  get arrayBuffer(): Effect.Effect<ArrayBuffer, HttpServerError.RequestError> {
+    return Effect.sync(() => this.bytes.slice().buffer)
+  }
+  get stream(): Stream.Stream<Uint8Array, HttpServerError.RequestError> {
+    return Stream.succeed(this.bytes)
+  }
+  get urlParamsBody(): Effect.Effect<UrlParams.UrlParams, HttpServerError.RequestError> {
+    return Effect.try({ try: () => UrlParams.fromInput(new URLSearchParams(this.asText())), catch: (e) => this.decodeError(e) })
+  }
+  toJSON(): unknown {
+    return HttpIncomingMessage.inspect(this, { _id: "domain-intel/BodyRead", method: this.method, url: this.originalUrl })
+  }
 }
 
-/** The InvalidRequest behind a body-decode failure raised by `installBody`'s `json`, if any. */
+const hasBody = (method: string) => method !== "GET" && method !== "HEAD" && method !== "OPTIONS"
+
+/**
+ * `app` served with the request's body read within the limit first (413 past it), for every
+ * route: the router and everything under it see `BodyRead`. Requests without a body method
+ * pass as they are.
+ */
+export const boundBody = <A, E, R>(
+  app: Effect.Effect<A, E, R>
+): Effect.Effect<A, E | PayloadTooLarge | InvalidRequest, R | HttpServerRequest.HttpServerRequest> =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+    hasBody(request.method)
+      ? Effect.flatMap(readBody(request), (bytes) => Effect.provideService(app, HttpServerRequest.HttpServerRequest, new BodyRead(request, bytes)))
+      : app)
+
+/** The InvalidRequest behind a body-decode failure raised by `BodyRead`'s `json`, if any. */
 export const bodyProblem = (u: unknown): InvalidRequest | undefined => {
   const cause = (u as { _tag?: string; cause?: unknown })?._tag === "RequestError" ? (u as { cause?: unknown }).cause : undefined
   return cause instanceof InvalidRequest ? cause : undefined

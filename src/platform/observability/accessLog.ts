@@ -18,7 +18,7 @@ import { memoize } from "../../kernel/memo"
 import type { RequestObserverShape } from "../http/RequestObserver"
 import { recordCache, recordRequest } from "./metrics"
 
-export interface FinishedRequestFacts {
+export interface AccessLogEntry {
   readonly requestId: string
   /** The caller's organization name, or null before/without authentication. */
   readonly org: string | null
@@ -95,7 +95,7 @@ const writeStderr = (text: string): void => {
  * The per-request function, built once with the configuration and the log level in force; its
  * pending lines are written when the scope closes (the server's shutdown) and, failing that, on exit.
  */
-export const makeAccessLog: Effect.Effect<(facts: FinishedRequestFacts) => void, never, AppConfig | Scope.Scope> = Effect.gen(function*() {
+export const makeAccessLog: Effect.Effect<(facts: AccessLogEntry) => void, never, AppConfig | Scope.Scope> = Effect.gen(function*() {
   const { logAccess } = yield* AppConfig
   const minimum = yield* FiberRef.get(FiberRef.currentMinimumLogLevel)
   const write = logAccess && LogLevel.greaterThanEqual(LogLevel.Info, minimum)

@@ -4,8 +4,7 @@
  * win; notifications are queued in `alert_outbox` in the same transaction as the change.
  */
 import { SqlClient } from "@effect/sql"
-import { peekOr } from "../../kernel/fiberClock"
-import { makeReadCache } from "../../platform/store/readCache"
+import { makeVersionedCache } from "../../platform/store/readCache"
 import { Clock, Effect, Option } from "effect"
 import { signingSecretOf } from "./Outbox"
 import { enqueueNotifications, replaceSecret, testChannels } from "./testSend"
@@ -53,7 +52,9 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
     // read before its SELECT, so a list read across a write is never served again.
     let rulesVersion = 0
     const rulesWritten = Effect.sync(() => { rulesVersion++ })
-    const ruleLists = makeReadCache<string, ReadonlyArray<ReturnType<typeof ruleJson>>>()
+    const ruleLists = yield* makeVersionedCache((orgId: string) =>
+      Effect.map(sql<RuleRow>`SELECT * FROM alert_rules WHERE org_id = ${orgId} ORDER BY created_at, id`, (rows) => rows.map(ruleJson)).pipe(Effect.orDie)
+    )
 
     const findRule = (orgId: string, id: string) =>
       sql<RuleRow>`SELECT * FROM alert_rules WHERE id = ${id} AND org_id = ${orgId}`.pipe(
@@ -79,7 +80,7 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
       }
       const signing_secret = newSigningSecret()
       yield* sql.withTransaction(Effect.gen(function*() {
-        yield* sql`INSERT INTO alert_rules ${sql.insert(row as any)}`
+        yield* sql`INSERT INTO alert_rules ${sql.insert({ ...row })}`
         yield* sql`INSERT INTO webhook_secrets (owner_id, secret, created_at) VALUES (${row.id}, ${signing_secret}, ${now})`
       })).pipe(Effect.ensuring(rulesWritten))
       return { rule: ruleJson(row), signing_secret }
@@ -102,15 +103,7 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
       return yield* testChannels(JSON.parse(row.value.channels), "alert.test", body, Option.getOrElse(secret, () => ""), `[domain-intel] Test: ${row.value.name}`)
     })
 
-    const listFromStore = Effect.fnUntraced(function*(orgId: string) {
-      const version = rulesVersion
-      const now = yield* Clock.currentTimeMillis
-      const rows = yield* sql<RuleRow>`SELECT * FROM alert_rules WHERE org_id = ${orgId} ORDER BY created_at, id`
-      const list = rows.map(ruleJson)
-      ruleLists.set(orgId, version, now, list)
-      return list
-    }, Effect.orDie)
-    const listRules = (orgId: string) => peekOr((now) => ruleLists.get(orgId, rulesVersion, now), () => listFromStore(orgId))
+    const listRules = (orgId: string) => Effect.suspend(() => ruleLists.get(orgId, rulesVersion))
 
     const getRule = Effect.fn("Alerts.getRule")(function*(orgId: string, id: string) {
       const row = yield* Effect.orDie(findRule(orgId, id))
@@ -238,7 +231,7 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
           resolution_notes: null,
           locations_failing: null
         }
-        yield* sql`INSERT INTO alerts ${sql.insert(alert as any)}`
+        yield* sql`INSERT INTO alerts ${sql.insert({ ...alert })}`
         yield* sql`UPDATE alert_rules SET last_triggered_at = ${now} WHERE id = ${rule.id}`
         yield* enqueue(alert, "alert.triggered", rule, now)
         return Option.some(alertJson(alert))

@@ -7,7 +7,6 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect } from "effect"
 import type { Organization } from "../accounts/Keys"
-import { peekOr } from "../../kernel/fiberClock"
 import { Quota } from "../metering/Quota"
 import { makeReadCache, type ReadCache } from "../../platform/store/readCache"
 import { RequestLog, type UnwrittenBuckets } from "../metering/RequestLog"
@@ -190,15 +189,8 @@ export class Analytics extends Effect.Service<Analytics>()("domain-intel/Analyti
       return usageOf(w, stored, pending, org.id, yield* quota.used(org))
     }, Effect.orDie)
 
-    /** The usage report; while the stored counts and the quota's are at hand, in one synchronous step. */
-    const usage = (org: Organization, period: Period) =>
-      peekOr((now) => {
-        const w = windowAt(period, now)
-        const stored = storedUsage(org.id, period, w, now)
-        if (stored === undefined) return undefined
-        const q = quota.usedAt(org, now)
-        return q === undefined ? undefined : usageOf(w, stored, undefined, org.id, q)
-      }, () => usageFromStore(org, period))
+    /** The usage report (its stored counts read through `usageReads`, the quota's through `Quota.used`). */
+    const usage = usageFromStore
 
     const performance = Effect.fn("Analytics.performance")(function*(org: Organization, period: Period) {
       const w = yield* window(period)

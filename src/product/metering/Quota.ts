@@ -1,5 +1,5 @@
 /**
- * Monthly quota per organization (SPEC.md Limits), exact across any number of instances on one
+ * Monthly quota per organization (docs/postgres.md, "Quotas"), exact across any number of instances on one
  * database (docs/postgres.md, "Quotas").
  *
  * The count lives in `quota_usage (org_id, month, used)` and only this service writes it: the
@@ -11,14 +11,14 @@
  * instance loses at most its held blocks (counted, never served): never more than the quota.
  *
  * Public interface: `consume(org, units = 1)` (check and count in one step; an MCP request
- * counts one unit per tools/call), its synchronous-when-possible form `consumeAt`, and
- * `used(org)`. A request served from held units costs no I/O.
+ * counts one unit per tools/call) and `used(org)`. A request served from held units costs no
+ * I/O. Idle units go back on Effect's `Clock`, when they are due.
  */
 import { SqlClient } from "@effect/sql"
-import { Clock, Effect, Runtime } from "effect"
+import { Clock, Duration, Effect, Queue } from "effect"
 import type { Organization } from "../accounts/Keys"
 import { monthlyQuota } from "../../kernel/plans"
-import { makeReadCache } from "../../platform/store/readCache"
+import { makeVersionedCache } from "../../platform/store/readCache"
 import { setNewest } from "../../kernel/memo"
 
 export const monthStart = (ms: number): number => {
@@ -77,13 +77,22 @@ const capacity = 100_000
 export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
   scoped: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const runFork = Runtime.runFork(yield* Effect.runtime<never>())
+    const scope = yield* Effect.scope
+    // Signalled when a counter reserves units: the give-back below waits for it while none holds any.
+    const holding = yield* Queue.sliding<void>(1)
     const counters = new Map<string, Counter>()
-    // `used` reads of the store's count, served until this instance writes it again (`writes`).
-    const storeReads = makeReadCache<string, number>()
+    // Reservations and returns by this instance so far: the version of the store's count (below).
     let writes = 0
     const wrote = Effect.sync(() => {
       writes++
+    })
+    // `used` reads of the store's count ("orgId|month"), served until this instance writes it again.
+    const storeReads = yield* makeVersionedCache((key: string) => {
+      const [orgId, m] = key.split("|")
+      return sql<{ used: number }>`SELECT used FROM quota_usage WHERE org_id = ${orgId} AND month = ${Number(m)}`.pipe(
+        Effect.map((rows) => rows[0]?.used ?? 0),
+        Effect.orDie
+      )
     })
     // The month's bounds, recomputed only when `now` leaves them (this runs on every request).
     let month = 0
@@ -124,10 +133,12 @@ export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
         )
       })
 
-    const counterOf = (org: Organization, now: number): Counter => {
+    /** The organization's counter for the month of `now`, and the counter it pushed out, if any. */
+    const counterOf = (org: Organization, now: number): readonly [Counter, Counter | undefined] => {
       const m = monthOf(now)
       const key = `${org.id}|${m}`
       let c = counters.get(key)
+      let evicted: Counter | undefined
       if (c === undefined) {
         c = {
           orgId: org.id,
@@ -139,12 +150,10 @@ export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
           refusedNeed: 0,
           lock: Effect.unsafeMakeSemaphore(1)
         }
-        // The counter that goes gives its held units back to the store.
-        const evicted = setNewest(counters, key, c, capacity)
-        if (evicted !== undefined && evicted[1].held > 0) runFork(release(evicted[1]))
+        evicted = setNewest(counters, key, c, capacity)?.[1]
       }
       c.lastUse = now
-      return c
+      return [c, evicted]
     }
 
     const exceeded = (limit: number, now: number): QuotaDecision => ({
@@ -186,18 +195,14 @@ export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
         }
         c.storeUsed = used
         c.held += granted
+        yield* Queue.offer(holding, undefined)
         return true
       })
 
-    /**
-     * `consume` at `now` (the caller's clock): the decision itself when it needs no I/O (units
-     * held, or more asked than the plan allows), else the effect that reserves and decides.
-     */
-    const consumeAt = (org: Organization, units: number, now: number): QuotaDecision | Effect.Effect<QuotaDecision> => {
-      const limit = monthlyQuota[org.plan]
-      const c = counterOf(org, now)
-      if (c.held >= units) return takeHeld(c, limit, units, now)
-      if (units > limit) return exceeded(limit, now)
+    /** The decision at `now`: from held units when there are enough, else after reserving more. */
+    const decide = (c: Counter, limit: number, units: number, now: number): Effect.Effect<QuotaDecision> => {
+      if (c.held >= units) return Effect.succeed(takeHeld(c, limit, units, now))
+      if (units > limit) return Effect.succeed(exceeded(limit, now))
       // One reservation at a time per counter: concurrent requests wait for it, then share it.
       return c.lock.withPermits(1)(Effect.suspend(() => {
         if (c.held >= units) return Effect.succeed(takeHeld(c, limit, units, now))
@@ -211,8 +216,10 @@ export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
     /** Counts `units` (default 1) against the organization's quota, or refuses them all. */
     const consume = (org: Organization, units = 1): Effect.Effect<QuotaDecision> =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => {
-        const decided = consumeAt(org, units, now)
-        return Effect.isEffect(decided) ? decided : Effect.succeed(decided)
+        const [c, evicted] = counterOf(org, now)
+        const decision = decide(c, monthlyQuota[org.plan], units, now)
+        // The counter pushed out of memory gives its held units back to the store, in the background.
+        return evicted !== undefined && evicted.held > 0 ? Effect.zipRight(Effect.forkIn(release(evicted), scope), decision) : decision
       })
 
     /**
@@ -224,48 +231,42 @@ export class Quota extends Effect.Service<Quota>()("domain-intel/Quota", {
       limit: monthlyQuota[org.plan],
       used: Math.max(0, stored - (counters.get(key)?.held ?? 0))
     })
-    /** `used` at `now` without an Effect when the store's count is at hand; else undefined. */
-    const usedAt = (org: Organization, now: number): { readonly limit: number; readonly used: number } | undefined => {
-      const key = `${org.id}|${monthOf(now)}`
-      const cached = storeReads.get(key, writes, now)
-      return cached === undefined ? undefined : figures(org, key, cached)
-    }
     const used = (org: Organization) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => {
-        const at = usedAt(org, now)
-        if (at !== undefined) return Effect.succeed(at)
-        const m = monthOf(now)
-        const key = `${org.id}|${m}`
-        const asOf = writes
-        return sql<{ used: number }>`SELECT used FROM quota_usage WHERE org_id = ${org.id} AND month = ${m}`.pipe(
-          Effect.map((rows) => {
-            const stored = rows[0]?.used ?? 0
-            storeReads.set(key, asOf, now, stored)
-            return figures(org, key, stored)
-          })
-        )
-      }).pipe(Effect.orDie)
+        const key = `${org.id}|${monthOf(now)}`
+        return Effect.map(storeReads.get(key, writes), (stored) => figures(org, key, stored))
+      })
 
+    /**
+     * Gives back the units of counters idle for IDLE_MS and forgets counters long unused; returns
+     * the ms until the next counter holding units can be idle (undefined: none holds any).
+     */
     const releaseIdle = Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
+      let next: number | undefined
       for (const [key, c] of counters) {
         if (c.held > 0 && now - c.lastUse >= IDLE_MS) yield* c.lock.withPermits(1)(release(c))
         // Long unused and holding nothing: forget it (a request since would have touched lastUse).
         else if (c.held === 0 && now - c.lastUse >= FORGET_MS) counters.delete(key)
+        // Still holding (in use, or its give-back failed and is tried again).
+        if (c.held > 0) next = Math.min(next ?? IDLE_MS, Math.max(IDLE_MS / 10, c.lastUse + IDLE_MS - now))
       }
+      return next
     })
-    // On a wall-clock timer rather than an Effect schedule: housekeeping, not logic, and a
-    // TestClock moved by days would otherwise replay every tick.
-    const idleTimer = setInterval(() => runFork(releaseIdle.pipe(
-      Effect.catchAllCause((cause) => Effect.logWarning("quota release failed", cause))
-    )), IDLE_MS / 2)
-    idleTimer.unref?.()
-    yield* Effect.addFinalizer(() => Effect.sync(() => clearInterval(idleTimer)))
+    // On Effect's Clock, woken when it is due rather than on a fixed tick: a server holding no
+    // units does nothing, and a test that moves a TestClock by days wakes it a few times, not
+    // once per tick of those days.
+    yield* releaseIdle.pipe(
+      Effect.catchAllCause((cause) => Effect.as(Effect.logWarning("quota release failed", cause), IDLE_MS)),
+      Effect.flatMap((next) => (next === undefined ? Queue.take(holding) : Clock.sleep(Duration.millis(next)))),
+      Effect.forever,
+      Effect.forkScoped
+    )
     // Clean shutdown: every held unit goes back, so a restart loses none.
     yield* Effect.addFinalizer(() =>
       Effect.forEach(counters.values(), (c) => release(c), { discard: true }).pipe(Effect.ignore)
     )
 
-    return { consume, consumeAt, used, usedAt } as const
+    return { consume, used } as const
   })
 }) {}

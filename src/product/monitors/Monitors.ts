@@ -131,7 +131,7 @@ export class Monitors extends Effect.Service<Monitors>()("domain-intel/Monitors"
         yield* sql`SELECT id FROM organizations WHERE id = ${org.id} ${forUpdate(sql)}`
         const n = yield* sql<{ n: number }>`SELECT COUNT(*) AS n FROM monitors WHERE org_id = ${org.id}`
         if (Number(n[0].n) >= limit) return Option.none<string>()
-        yield* sql`INSERT INTO monitors ${sql.insert(row as any)}`
+        yield* sql`INSERT INTO monitors ${sql.insert({ ...row })}`
         yield* writeShares(sql, row, now, true)
         return Option.some(yield* replaceSecret(sql, row.id))
       })))

@@ -57,7 +57,7 @@ export const applyOutcome = (sql: SqlClient.SqlClient, m: MonitorRow, o: Outcome
         resolution_notes: null,
         locations_failing: o.locationsFailing === null ? null : JSON.stringify(o.locationsFailing)
       }
-      yield* sql`INSERT INTO alerts ${sql.insert(alert as any)}`
+      yield* sql`INSERT INTO alerts ${sql.insert({ ...alert })}`
       yield* enqueueNotifications(sql, alert, "monitor.failed", m, now, extra)
       openAlertId = alert.id
       lastAlertAt = now

@@ -3,17 +3,18 @@ import { Schema } from "effect"
 import { Auth } from "../../product/auth/Auth"
 import { UpstreamUnavailableWire } from "../../kernel/errors"
 import { PlanLabel } from "../../platform/http/Operation"
-import { IntParam } from "./params"
+import { operationInputs, Param } from "./inputs"
 import { DomainParam } from "../../kernel/domainParam"
 import { CtLogsReport } from "../../analyses/ct/schema"
 
 export { CtCertificate, CtLogsReport } from "../../analyses/ct/schema"
 
-export const CtLogsParams = Schema.Struct({
-  domain: DomainParam.annotations({ description: "the domain; its subdomains are included" }),
-  offset: Schema.optional(IntParam({ min: 0, max: 1_000_000, default: 0, description: "skip the first N certificates" })),
-  limit: Schema.optional(IntParam({ min: 1, max: 100, default: 20, description: "certificates per page" })),
-  since: Schema.optional(Schema.String.annotations({ description: "ISO 8601; only entries logged at or after it" }))
+/** `GET /v1/domain/ct-logs` and the MCP tool `ct_logs`. */
+export const CtLogsInputs = operationInputs({
+  domain: Param.text(DomainParam, { description: "the domain; its subdomains are included" }),
+  offset: Param.int({ min: 0, max: 1_000_000, default: 0, description: "skip the first N certificates (the previous page's pagination.next_offset)" }),
+  limit: Param.int({ min: 1, max: 100, default: 20, description: "certificates per page" }),
+  since: Param.text(Schema.String, { optional: true, description: "ISO 8601 date or timestamp; only entries logged at or after it" })
 })
 
 export class CtApi extends HttpApiGroup.make("ct")
@@ -23,7 +24,7 @@ export class CtApi extends HttpApiGroup.make("ct")
     HttpApiEndpoint.get("ctLogs", "/v1/domain/ct-logs")
       .annotate(OpenApi.Summary, "Certificates logged in Certificate Transparency for a domain")
       .annotate(OpenApi.Description, "Certificates for the domain and its subdomains from a crt.sh-compatible aggregator, newest first, paginated with `offset`/`limit`, cached for CT_CACHE_TTL_S.")
-      .setUrlParams(CtLogsParams)
+      .setUrlParams(CtLogsInputs.query)
       .addSuccess(CtLogsReport)
       .addError(UpstreamUnavailableWire)
   )

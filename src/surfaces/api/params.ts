@@ -22,3 +22,6 @@ export const IntParam = (options: { readonly min: number; readonly max: number; 
       description: options.description
     }
   })
+
+/** A target URL or bare host (http-check, security headers): the target guard decides the rest. */
+export const UrlParam = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(2048))

@@ -1,7 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { NotReadyWire } from "../../kernel/errors"
-import { Attributed } from "../../platform/http/Attributed"
 
 export const Health = Schema.Struct({ status: Schema.Literal("ok") })
 export const Ready = Schema.Struct({ status: Schema.Literal("ready"), database: Schema.Literal("ok") })
@@ -15,5 +14,4 @@ export class SystemApi extends HttpApiGroup.make("system")
   .add(HttpApiEndpoint.get("readyz", "/readyz")
       .annotate(OpenApi.Summary, "Readiness probe")
       .annotate(OpenApi.Description, "Answers 200 once the database answers, 503 otherwise. No key needed.").addSuccess(Ready).addError(NotReadyWire))
-  .middleware(Attributed)
 {}

@@ -1,9 +1,9 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Api } from "../api/Api"
-import { ctLogsResponse } from "../../analyses/ct/report"
+import { ctLogsReport } from "../../analyses/ct/report"
 
 export { parseSince } from "../../analyses/ct/report"
 
 export const CtLive = HttpApiBuilder.group(Api, "ct", (handlers) =>
-  handlers.handle("ctLogs", ({ urlParams }) => ctLogsResponse(urlParams))
+  handlers.handle("ctLogs", ({ urlParams }) => ctLogsReport(urlParams))
 )

@@ -4,13 +4,15 @@
  *
  * - Versions (./protocol.ts): initialize answers the client's version when supported, else the
  *   latest; a batch is refused (-32600) for clients on 2025-06-18 or later.
- * - Protocol faults are JSON-RPC errors (unknown method or tool, malformed params); a tool whose
- *   arguments are wrong or that fails on its target is a result with `isError: true` and a reason
- *   the model can act on (MCP 2025-06-18+ "tool execution errors").
+ * - Protocol faults are JSON-RPC errors (unknown method or tool, malformed params) with the REST
+ *   catalogue's code in `error.data.code`; a tool whose arguments are wrong or that fails on its
+ *   target is a result with `isError: true`, the REST error body of the same failure as
+ *   `structuredContent` and a reason the model can act on (MCP 2025-06-18+ "tool execution errors").
  * - `prepare` reads a body and counts its tools/calls before anything runs, so the caller can
  *   meter the request (one unit per call) first. Batches run concurrently, answered in order.
  */
 import { Cause, Context, Effect, Either, Layer, Schema } from "effect"
+import { codeOf, NotFound } from "../../kernel/errors"
 import { ToolFailure } from "../../kernel/ToolFailure"
 import {
   allowsBatch,
@@ -30,7 +32,7 @@ import { Tools } from "./Tools"
 
 export const SERVER_NAME = "domain-intel"
 export const SERVER_VERSION = "0.2.0"
-/** Largest batch accepted (SPEC.md leaves it open). */
+/** Largest batch accepted (the interface leaves it open; docs/mcp.md). */
 export const MAX_BATCH = 50
 /** Calls of one batch running at once. */
 export const BATCH_CONCURRENCY = 16
@@ -80,6 +82,8 @@ export const countToolCalls = (parsed: unknown): number => {
   return Array.isArray(parsed) ? parsed.reduce((n: number, u) => n + one(u), 0) : one(parsed)
 }
 
+const NOT_FOUND = codeOf(NotFound)
+
 const json = (body: JsonRpcResponse | ReadonlyArray<JsonRpcResponse>): McpAnswer => ({ _tag: "Json", body })
 
 export class McpServer extends Context.Tag("domain-intel/McpServer")<McpServer, {
@@ -104,7 +108,12 @@ export class McpServer extends Context.Tag("domain-intel/McpServer")<McpServer, 
       const invalidParams = (id: RequestId, what: string, e: import("effect").ParseResult.ParseError) =>
         failure(id, ErrorCode.InvalidParams, `invalid params for ${what}: ${formatIssues(e)}`)
 
-      const toolError = (id: RequestId, text: string) => success(id, { content: [{ type: "text", text }], isError: true })
+      /**
+       * A failed call: the REST error body of the same failure as `structuredContent`, the reason
+       * as the text block (docs/mcp.md, "One contract").
+       */
+      const toolError = (id: RequestId, failed: ToolFailure, text: string) =>
+        success(id, { content: [{ type: "text", text }], structuredContent: failed.envelope, isError: true })
 
       const callTool = (id: RequestId, params: unknown, version: ProtocolVersion | undefined) =>
         Effect.gen(function*() {
@@ -112,17 +121,19 @@ export class McpServer extends Context.Tag("domain-intel/McpServer")<McpServer, 
           if (Either.isLeft(p)) return invalidParams(id, "tools/call", p.left)
           const tool = tools.get(p.right.name)
           if (!tool) {
-            return failure(id, ErrorCode.InvalidParams, `unknown tool: ${p.right.name}`, { tools: tools.list.map((t) => t.name) })
+            // A protocol fault (MCP: unknown tools are -32602); like an unknown REST route, not_found.
+            return failure(id, ErrorCode.InvalidParams, `unknown tool: ${p.right.name}`, { code: NOT_FOUND, tools: tools.list.map((t) => t.name) })
           }
           const args = yield* Effect.either(tool.decode(p.right.arguments ?? {}))
           if (Either.isLeft(args)) {
             return toolError(
               id,
-              `Invalid arguments for ${tool.name}: ${formatIssues(args.left)}. Correct them (see the tool's inputSchema) and call again.`
+              args.left,
+              `Invalid arguments for ${tool.name} (${args.left.code}): ${args.left.message}. Correct them (see the tool's inputSchema) and call again.`
             )
           }
           const out = yield* Effect.either(tool.run(args.right))
-          if (Either.isLeft(out)) return toolError(id, `${tool.name} failed: ${out.left.message}`)
+          if (Either.isLeft(out)) return toolError(id, out.left, `${tool.name} failed (${out.left.code}): ${out.left.message}`)
           const text = JSON.stringify(out.right.structured)
           const content = hasStructuredOutput(version)
             ? [{ type: "text", text }]

@@ -1,7 +1,8 @@
 /**
- * The MCP tools (DECISIONS.md "MCP"): five lookups of their own (this file), the five analyses
- * of the REST API (./analysisTools.ts) and `monitor_status` (./monitorTool.ts). Each is defined by an argument Schema and an
- * output Schema (./tool.ts); a tool that fails on its target yields ToolFailure (→ `isError: true`).
+ * The MCP tools (docs/mcp.md): five lookups of their own (this file; `security_headers` takes
+ * `GET /v1/security/headers`'s inputs), the analyses of the REST API (./analysisTools.ts) and
+ * `monitor_status` (./monitorTool.ts). Each is defined by an argument Schema and an output Schema
+ * (./tool.ts); a tool that fails yields a ToolFailure with the REST catalogue's code (→ `isError: true`).
  */
 import { Clock, Context, Effect, Layer } from "effect"
 import { AppConfig } from "../../platform/Config"
@@ -9,9 +10,10 @@ import { DnsResolver } from "../../adapters/dns/DnsResolver"
 import { parseTarget } from "../../adapters/probe/guard"
 import { makeAnalysisTools } from "./analysisTools"
 import { makeMonitorStatusTool } from "./monitorTool"
-import { DnsLookupArgs, DomainIntelligenceArgs, SecurityHeadersArgs, SslCertificateArgs, WhoisLookupArgs } from "./args"
+import { DnsLookupArgs, DomainIntelligenceArgs, SslCertificateArgs, WhoisLookupArgs } from "./args"
+import { SecurityHeadersInputs } from "../api/headers"
 import { CertInspector } from "../../adapters/x509/CertInspector"
-import { renderRecord, reverseName, wireTypeName, withholdPrivate, type RecordTypeName } from "../../analyses/dns/dnsRecords"
+import { renderRecord, reverseName, withholdPrivate, type RecordTypeName } from "../../analyses/dns/dnsRecords"
 import { ToolFailure } from "../../kernel/ToolFailure"
 import { Outbound } from "../../adapters/probe/Outbound"
 import { Rdap } from "../../adapters/rdap/Rdap"
@@ -22,7 +24,7 @@ import { SecurityHeadersReport } from "../../analyses/observatory/schema"
 import { certText, dnsText, headersText, whoisText } from "./summaries"
 import { defineTool, type ToolDefinition } from "./tool"
 
-export { DnsLookupArgs, DomainIntelligenceArgs, SecurityHeadersArgs, SslCertificateArgs, WhoisLookupArgs } from "./args"
+export { DnsLookupArgs, DomainIntelligenceArgs, SslCertificateArgs, WhoisLookupArgs } from "./args"
 export type { ToolDefinition } from "./tool"
 
 // ---------------------------------------------------------------------------------------------
@@ -45,7 +47,7 @@ export class Tools extends Context.Tag("domain-intel/McpTools")<Tools, {
         Effect.gen(function*() {
           const bare = domain.replace(/\.$/, "").toLowerCase()
           const queryName = type === "PTR" ? reverseName(bare) ?? bare : bare
-          const ans = yield* dns.query({ name: queryName, type: wireTypeName(type) }).pipe(
+          const ans = yield* dns.query({ name: queryName, type }).pipe(
             Effect.mapError((e) => new ToolFailure({ message: e.message }))
           )
           const shown = withholdPrivate(bare, type, ans.answers.map(renderRecord), config.allowPrivateTargets)
@@ -62,9 +64,8 @@ export class Tools extends Context.Tag("domain-intel/McpTools")<Tools, {
           } satisfies DnsReport
         })
 
-      // The MDN HTTP Observatory's grade, as GET /v1/security/headers reports it.
-      const securityHeaders = (input: string) =>
-        grader.grade(input).pipe(Effect.mapError((e) => new ToolFailure({ message: e.message })))
+      // The MDN HTTP Observatory's grade, as GET /v1/security/headers reports it (and fails).
+      const securityHeaders = (input: string) => grader.grade(input).pipe(Effect.mapError(ToolFailure.fromApiError))
 
       const dnsTool = defineTool({
         name: "dns_lookup",
@@ -104,7 +105,7 @@ export class Tools extends Context.Tag("domain-intel/McpTools")<Tools, {
         title: "Security headers grade",
         description:
           "Grade a site's HTTP security the way the MDN HTTP Observatory does (same ten tests, result names, score and A+..F grade): fetches / over http and https, follows redirects, sends a CORS preflight. A bare domain is scanned as the Observatory scans a host. Use it to audit a site's browser-side hardening. Takes one to a few seconds. Returns `grade`, `score` (100 plus modifiers; bonuses only from 90), `tests` (content-security-policy, cookies, cross-origin-resource-sharing, redirection, referrer-policy, strict-transport-security, subresource-integrity, x-content-type-options, x-frame-options, cross-origin-resource-policy: each `pass`, `result`, `score_modifier`, `recommendation`) and unscored `extras` (Permissions-Policy, COOP, COEP, security.txt).",
-        input: SecurityHeadersArgs,
+        input: SecurityHeadersInputs.json,
         output: SecurityHeadersReport,
         run: (args) => securityHeaders(args.url),
         summary: headersText
@@ -121,7 +122,7 @@ export class Tools extends Context.Tag("domain-intel/McpTools")<Tools, {
           Effect.gen(function*() {
             const hasScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(args.domain.trim())
             const target = parseTarget(hasScheme ? args.domain : `https://${args.domain.trim()}`)
-            if ("_tag" in target) return yield* new ToolFailure({ message: target.message })
+            if ("_tag" in target) return yield* ToolFailure.fromApiError(target)
             const host = target.host
             const port = target.url.protocol === "https:" ? target.port : 443
             const types: ReadonlyArray<RecordTypeName> = ["A", "AAAA", "MX", "NS", "TXT", "CAA"]

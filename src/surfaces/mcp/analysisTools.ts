@@ -1,60 +1,51 @@
 /**
- * The five analyses of the REST API as MCP tools (DECISIONS.md "Second wave → MCP"). Each calls
- * the very function or service its REST operation calls and is described by that operation's
- * report Schema, so `structuredContent` is the REST report of the same target.
+ * The analyses of the REST API as MCP tools (docs/mcp.md, "One contract"). Each decodes its
+ * arguments with its REST operation's input Schema (`…Inputs.json`), calls the very function or
+ * service that operation calls, and is described by that operation's report Schema, so
+ * `structuredContent` is the REST report of the same target and a failure carries the code REST
+ * answers for it.
  */
 import { Duration, Effect } from "effect"
 import { AppConfig } from "../../platform/Config"
 import { CtAggregator } from "../../adapters/ct/CtAggregator"
-import { CtLogsReport } from "../api/ct"
+import { CtLogsInputs, CtLogsReport } from "../api/ct"
 import { ctLogsReport } from "../../analyses/ct/report"
-import { ZoneHygieneReport } from "../api/dns"
-import { normalizeDomain } from "../../kernel/domainParam"
+import { ZoneHygieneInputs, ZoneHygieneReport } from "../api/dns"
 import { ZoneHygiene } from "../../analyses/zone/ZoneHygiene"
-import { InvalidRequest } from "../../kernel/errors"
-import { FreshnessReport } from "../api/freshness"
+import { ContentFreshnessInputs, FreshnessReport } from "../api/freshness"
 import { ContentFreshness } from "../../analyses/freshness/ContentFreshness"
-import { HttpCheckReport } from "../api/network"
+import { HttpCheckInputs, HttpCheckReport, httpCheckDeadlineMs } from "../api/network"
 import { httpCheck } from "../../analyses/network/HttpCheck"
 import { HttpProbe } from "../../adapters/probe/HttpProbe"
-import { WafReport } from "../api/waf"
+import { WafDetectionInputs, WafReport } from "../api/waf"
 import { WafDetection } from "../../analyses/waf/WafDetection"
 import { EmailSecurity } from "../../analyses/mail/EmailSecurity"
 import { EmailSecurityReport } from "../../analyses/mail/schema"
-import { ContentFreshnessArgs, CtLogsArgs, EmailSecurityArgs, HttpCheckArgs, WafDetectionArgs, ZoneHygieneArgs, TlsScanArgs } from "./args"
+import { EmailSecurityInputs } from "../api/email"
+import { emailSecurity } from "../handlers/email"
 import { TlsReport } from "../../analyses/tls/schema"
 import { TlsScan } from "../../analyses/tls/TlsScan"
+import { TlsScanInputs } from "../api/tls"
+import { tlsScan } from "../handlers/tls"
 import { httpCheckText } from "./summaries"
-import { defineTool, McpCaller, toToolFailure, type ToolDefinition } from "./tool"
-
-/** http-check's whole-check deadline (DECISIONS.md: its timeout plus at most 2 s). */
-const httpCheckDeadline = (timeoutMs: number | undefined) => Duration.millis((timeoutMs ?? 10_000) + 2_000)
+import { defineTool, McpCaller, type ToolDefinition } from "./tool"
 
 export const makeAnalysisTools = Effect.gen(function*() {
-  const context = yield* Effect.context<HttpProbe | CtAggregator | AppConfig>()
+  const context = yield* Effect.context<HttpProbe | CtAggregator | AppConfig | EmailSecurity | TlsScan>()
   const waf = yield* WafDetection
   const freshness = yield* ContentFreshness
   const zone = yield* ZoneHygiene
-  const email = yield* EmailSecurity
-  const tls = yield* TlsScan
 
   const httpCheckTool = defineTool({
     name: "http_check",
     title: "HTTP uptime check",
     description:
       "Send one HEAD (default) or GET request to a URL, following redirects, and report it the way curl -w would. Use it to check whether a site is up, how fast it answers and where it redirects. Takes as long as the site needs, at most `timeout` (default 10 s). A site that fails is still a result: `status.code` is null and `error` says why (timeout, fetch_failed, invalid_redirect_location). Main fields: `status` {code, ok}, `timings` (total_ms, dns_ms, connect_ms, tls_ms, ttfb_ms), `redirects`, `ssl.verified`, `headers`, `security_summary` (hsts_enabled is true only when browsers apply HSTS: received over https).",
-    input: HttpCheckArgs,
+    input: HttpCheckInputs.json,
     output: HttpCheckReport,
-    run: (args) =>
-      httpCheck({
-        url: args.url,
-        method: args.method?.toUpperCase() as "HEAD" | "GET" | undefined,
-        follow_redirects: args.follow_redirects,
-        max_redirects: args.max_redirects,
-        timeout: args.timeout
-      }).pipe(Effect.provide(context), Effect.mapError(toToolFailure)),
+    run: (args) => httpCheck(args).pipe(Effect.provide(context)),
     summary: httpCheckText,
-    timeout: (args) => httpCheckDeadline(args.timeout)
+    timeout: (args) => Duration.millis(httpCheckDeadlineMs(args))
   })
 
   const wafTool = defineTool({
@@ -62,9 +53,9 @@ export const makeAnalysisTools = Effect.gen(function*() {
     title: "WAF / CDN detection (passive)",
     description:
       "Detect the web application firewall or CDN in front of a site from one ordinary request (passive: no attack canaries are sent). Use it to learn who protects or serves a site. Takes one HTTP fetch, up to about 10 s. Main fields: `provider_present`, `primaryProvider`, `providers[]` (name, vendor, confidence 0-1 with the matched `evidence`), `topology` (single or layered), `block_category` (whether our request was itself blocked) and `status_code` (null when the site did not answer, with `error`).",
-    input: WafDetectionArgs,
+    input: WafDetectionInputs.pick("domain").json,
     output: WafReport,
-    run: (args) => waf.detect({ domain: args.domain, activeProbe: false, auditToken: undefined }).pipe(Effect.mapError(toToolFailure)),
+    run: (args) => waf.detect({ domain: args.domain, activeProbe: false, auditToken: undefined }),
     summary: (r) =>
       `WAF detection for ${r.domain} (${r.final_url}, HTTP ${r.status_code ?? "no answer"}): ${r.provider_present ? `${r.primaryProvider}${r.providerCount > 1 ? ` and ${r.providerCount - 1} more (${r.topology})` : ""}` : "no WAF/CDN provider recognised"}${r.error ? `; error: ${r.error}` : ""}`
   })
@@ -74,9 +65,9 @@ export const makeAnalysisTools = Effect.gen(function*() {
     title: "Content freshness",
     description:
       "Fetch a page and judge how fresh its content is from its published/modified dates (meta tags, JSON-LD, time elements, Last-Modified) and its cache headers. Use it to tell whether a site is maintained or a page is outdated. Takes one page fetch, usually 1-3 s. Main fields: `contentAge` {days, category fresh/recent/aging/stale/unknown}, `publishDate`/`modifiedDate`, `dateConsistency`, `cacheHeaders` (effectiveTtl, CDN), `score` 0-100, `grade` A+ to F and `recommendations`.",
-    input: ContentFreshnessArgs,
+    input: ContentFreshnessInputs.json,
     output: FreshnessReport,
-    run: (args) => freshness.analyze(args.domain).pipe(Effect.mapError(toToolFailure)),
+    run: (args) => freshness.analyze(args.domain),
     summary: (r) =>
       `Content freshness of ${r.finalUrl}: grade ${r.grade} (score ${r.score}), content ${r.contentAge.category}${r.contentAge.days !== null ? ` (${r.contentAge.days} days old)` : ""}, confidence ${r.confidence}`
   })
@@ -86,15 +77,9 @@ export const makeAnalysisTools = Effect.gen(function*() {
     title: "DNS zone hygiene audit",
     description:
       "Audit a DNS zone at its authoritative nameservers: nameserver redundancy, SOA serial drift and SOA timers, wildcard, exposed sensitive subdomains (admin, vpn, jenkins…), open resolvers, DNSSEC (verified cryptographically), CAA and zone-transfer (AXFR) exposure. Use it for the health and security of a domain's DNS setup; give the zone apex (example.com). Takes a few seconds (many queries in parallel). Main fields: `grade`/`score`, `findings[]` with severity, and one section per check (`soa_consistency`, `open_resolver_check`, `dnssec`, `caa`, `zone_transfer`…).",
-    input: ZoneHygieneArgs,
+    input: ZoneHygieneInputs.json,
     output: ZoneHygieneReport,
-    run: (args) =>
-      Effect.gen(function*() {
-        const domain = normalizeDomain(args.domain)
-        if (domain instanceof InvalidRequest) return yield* domain
-        const caller = yield* McpCaller
-        return yield* zone.audit(domain, caller.orgId)
-      }).pipe(Effect.mapError(toToolFailure)),
+    run: (args) => Effect.flatMap(McpCaller, (caller) => zone.audit(args.domain, caller.orgId)),
     summary: (r) => {
       const o = r as unknown as { domain: string; grade?: string; score?: number; nameservers: ReadonlyArray<string> }
       return `Zone hygiene of ${o.domain}: ${o.grade !== undefined ? `grade ${o.grade}${o.score !== undefined ? ` (score ${o.score})` : ""}, ` : ""}${o.nameservers.length} nameserver(s)`
@@ -106,9 +91,9 @@ export const makeAnalysisTools = Effect.gen(function*() {
     title: "Certificate transparency logs",
     description:
       "List the TLS certificates public certificate-transparency logs hold for a domain, newest first, deduplicated (precertificate and certificate merged). Use it to find which CAs issued certificates for a domain, spot unexpected issuance, or discover subdomains (`names`). Takes 1-5 s on a cache miss (results are cached for 30 min). Main fields: `certificates[]` (issuer, common_name, names, not_before, not_after, timestamp), `total`, `truncated` with `pagination.next_offset` for the next page (pass it as `offset`), `cache.outcome`, `embedded_sct` of the newest valid certificate.",
-    input: CtLogsArgs,
+    input: CtLogsInputs.json,
     output: CtLogsReport,
-    run: (args) => ctLogsReport(args).pipe(Effect.provide(context), Effect.mapError(toToolFailure)),
+    run: (args) => ctLogsReport(args).pipe(Effect.provide(context)),
     summary: (r) =>
       `Certificate transparency for ${r.domain}: ${r.total} certificate(s), showing ${r.count}${r.truncated && r.pagination.next_offset !== null ? ` (next page: offset ${r.pagination.next_offset})` : ""}. ${r.note}`
   })
@@ -118,26 +103,21 @@ export const makeAnalysisTools = Effect.gen(function*() {
     title: "Email security (SPF, DMARC, DKIM, MTA-STS, DANE…)",
     description:
       "Check a domain's email authentication and transport security: MX (and RFC 7505 null MX), SPF evaluated per RFC 7208 (lookup and void-lookup limits), DMARC (with the organizational-domain fallback and report authorization), DKIM keys under common selectors plus `dkim_selectors` (key type, bits, testing, revoked), MTA-STS (TXT and HTTPS policy vs the MX set), TLS-RPT, BIMI and DANE TLSA (trusted only when DNSSEC-validated). Use it to judge whether a domain can be spoofed and whether mail to it is protected in transit. Takes about a second (all lookups in parallel). Main fields: `grade`/`score`, `findings[]` with severity and the record to publish, `checks[]`, and one block per check (`spf`, `dmarc`, `mta_sts`, …). The REST operation also offers a STARTTLS test.",
-    input: EmailSecurityArgs,
+    input: EmailSecurityInputs.pick("domain", "dkim_selectors").json,
     output: EmailSecurityReport,
-    run: (args) =>
-      Effect.gen(function*() {
-        const domain = normalizeDomain(args.domain)
-        if (domain instanceof InvalidRequest) return yield* domain
-        return yield* email.check({ domain, dkimSelectors: args.dkim_selectors ?? [], starttls: false })
-      }).pipe(Effect.mapError(toToolFailure)),
+    run: (args) => emailSecurity(args).pipe(Effect.provide(context)),
     summary: (r) =>
-      `Email security of ${r.domain}: grade ${r.grade} (score ${r.score}); ${r.checks.filter((c) => !c.passed).map((c) => c.check).join(", ") || "every check passed"}${r.checks.some((c) => !c.passed) ? " need attention" : ""}`
+      `Email security of ${r.domain}: grade ${r.grade} (score ${r.score}); ${r.checks.filter((c) => c.passed === false).map((c) => c.check).join(", ") || "every check that ran passed"}${r.checks.some((c) => c.passed === false) ? " need attention" : ""}`
   })
 
   const tlsTool = defineTool({
     name: "tls_scan",
     title: "TLS configuration scan and grade",
     description:
-      "Scan a TLS server the way sslscan or testssl.sh would and grade it by SSL Labs' rating guide: which protocols (SSL 3.0 to TLS 1.3) and cipher suites it accepts, in its own order, its key exchange groups (post-quantum X25519MLKEM768 included), secure renegotiation, TLS_FALLBACK_SCSV, compression, heartbeat and Heartbleed, and its certificate (trust, name, key, OCSP stapling, SCTs). Use it to audit an HTTPS (or any TLS) endpoint. Takes about 1-5 s (many short handshakes, at most 4 at once). Main fields: `grade` (A+ to F, T untrusted, M name mismatch), `score`, `protocols`, `cipher_suites`, `key_exchange`, `certificate`, `findings[]`.",
-    input: TlsScanArgs,
+      "Scan a TLS server the way sslscan or testssl.sh would and grade it by SSL Labs' rating guide: which protocols (SSL 3.0 to TLS 1.3) and cipher suites it accepts, in its own order, every key exchange group it accepts (post-quantum X25519MLKEM768 included, `key_exchange.post_quantum`), HTTP/2 and HTTP/1.1 by ALPN (`alpn`), HTTP/3 advertised by Alt-Svc or the HTTPS DNS record (`http3`), secure renegotiation, TLS_FALLBACK_SCSV, compression, heartbeat and Heartbleed, and its certificate (trust, name, key, OCSP stapling, SCTs; read even from a server that offers only legacy suites). Use it to audit an HTTPS (or any TLS) endpoint. Takes about 1-5 s (many short handshakes, at most 4 at once). Main fields: `grade` (A+ to F, T untrusted, M name mismatch), `score`, `protocols`, `cipher_suites`, `key_exchange`, `alpn`, `http3`, `certificate`, `findings[]`.",
+    input: TlsScanInputs.json,
     output: TlsReport,
-    run: (args) => tls.scan(args.host, args.port ?? 443).pipe(Effect.mapError(toToolFailure)),
+    run: (args) => tlsScan(args).pipe(Effect.provide(context)),
     summary: (r) =>
       `TLS scan of ${r.host}:${r.port} (${r.ip}): grade ${r.grade} (score ${r.score}); protocols ${Object.entries(r.protocols).filter(([, on]) => on).map(([v]) => v).join(", ") || "none"}; ${r.findings.length} finding(s)`
   })

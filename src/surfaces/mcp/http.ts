@@ -3,8 +3,8 @@
  * the body is read as text and parsed here so invalid JSON is JSON-RPC -32700, not an empty
  * 400. Authentication, quota and the pro plan are checked by the same `Bearer.check` as the
  * Auth middleware (which does not reach raw routes), for the route the router matched: its
- * plan is declared once, in `mcpRawRoutes`. The pipeline (src/platform/http/pipeline.ts) has already
- * bounded the body (413 past 1 MiB); other methods are 405 with `Allow: POST` there too.
+ * plan is declared once, in `mcpRawRoutes`. The body was read within its bound before routing
+ * (413 past 1 MiB, src/platform/http/body.ts); other methods are 405 with `Allow: POST`.
  *
  * Protocol side: the body is read and its tools/calls counted before the bearer check, which
  * then takes one quota unit per call (at least one per request). After it, an
@@ -59,8 +59,8 @@ export const makeMcpHandlers = Effect.gen(function*() {
     }
     const answer = yield* prepared.run.pipe(Effect.provideService(McpCaller, { orgId: caller.org.id }))
     if (answer._tag === "Accepted") return HttpServerResponse.empty({ status: 202 })
-    // A body that is not JSON is the client's fault at the HTTP level too (DECISIONS "MCP parse
-    // errors"; the official SDK's Streamable HTTP server answers 400 with the -32700 body).
+    // A body that is not JSON is the client's fault at the HTTP level too (docs/mcp.md; the
+    // official SDK's Streamable HTTP server answers 400 with the -32700 body).
     const single = answer.body as JsonRpcResponse
     const parseError = !Array.isArray(answer.body) && "error" in single && single.error.code === ErrorCode.ParseError
     return HttpServerResponse.unsafeJson(answer.body, { status: parseError ? 400 : 200 })

@@ -6,6 +6,7 @@
 import { Effect, Schema } from "effect"
 import { Monitor, MonitorStatus } from "../api/monitors"
 import { Monitors } from "../../product/monitors/Monitors"
+import { Unauthorized } from "../../kernel/errors"
 import { ToolFailure } from "../../kernel/ToolFailure"
 import { defineTool, McpCaller } from "./tool"
 
@@ -37,7 +38,7 @@ export const makeMonitorStatusTool = Effect.map(Monitors, (monitors) =>
     run: (args) =>
       Effect.gen(function*() {
         const caller = yield* McpCaller
-        if (caller.orgId === undefined) return yield* new ToolFailure({ message: "monitor_status needs an authenticated caller" })
+        if (caller.orgId === undefined) return yield* ToolFailure.fromApiError(new Unauthorized({ message: "monitor_status needs an authenticated caller" }))
         const all = yield* monitors.statusFor(caller.orgId)
         return args.status === undefined ? all : { monitors: all.monitors.filter((m) => m.status === args.status) }
       }) as Effect.Effect<typeof MonitorStatusReport.Type, ToolFailure>,

@@ -5,13 +5,14 @@
  * services, no I/O.
  */
 import { Either, ParseResult, Schema } from "effect"
+import { type CatalogueCode, codeOf, InternalError, InvalidRequest, NotFound } from "../../kernel/errors"
 
-/** Every MCP revision this server implements, oldest first (DECISIONS.md "Second wave → MCP"). */
+/** Every MCP revision this server implements, oldest first (docs/mcp.md). */
 export const SUPPORTED_VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] as const
 export type ProtocolVersion = (typeof SUPPORTED_VERSIONS)[number]
 /** The newest supported revision: the answer to a client offering one we do not know. */
 export const LATEST_VERSION: ProtocolVersion = "2025-11-25"
-/** The first revision, which the endpoint implemented alone (SPEC.md Versioning 2). */
+/** The first revision, which the endpoint implemented alone. */
 export const PROTOCOL_VERSION: ProtocolVersion = "2024-11-05"
 /** The HTTP header a client sends after initialization (from 2025-03-26 on, required by 2025-06-18). */
 export const VERSION_HEADER = "mcp-protocol-version"
@@ -76,11 +77,28 @@ export type JsonRpcResponse =
 
 export const success = (id: RequestId, result: unknown): JsonRpcResponse => ({ jsonrpc: JSONRPC_VERSION, id, result })
 
-export const failure = (id: RequestId | null, code: number, message: string, data?: unknown): JsonRpcResponse => ({
-  jsonrpc: JSONRPC_VERSION,
-  id,
-  error: data === undefined ? { code, message } : { code, message, data }
-})
+/**
+ * The REST catalogue's code for each protocol fault (`error.data.code`, docs/mcp.md "One
+ * contract"): a message or params the server cannot use is `invalid_request`, an unknown method
+ * `not_found`, a failure of the server `internal_error`. Read from the error classes.
+ */
+const catalogueCodeOf: { readonly [code: number]: CatalogueCode | undefined } = {
+  [ErrorCode.ParseError]: codeOf(InvalidRequest),
+  [ErrorCode.InvalidRequest]: codeOf(InvalidRequest),
+  [ErrorCode.MethodNotFound]: codeOf(NotFound),
+  [ErrorCode.InvalidParams]: codeOf(InvalidRequest),
+  [ErrorCode.InternalError]: codeOf(InternalError)
+}
+
+/**
+ * A JSON-RPC error. `data.code` is the catalogue code: the one `data` names (a refusal such as
+ * `quota_exceeded`, an unknown tool's `not_found`), else the one of the JSON-RPC code.
+ */
+export const failure = (id: RequestId | null, code: number, message: string, data?: { readonly code?: CatalogueCode; readonly [k: string]: unknown }): JsonRpcResponse => {
+  const catalogue = data?.code ?? catalogueCodeOf[code]
+  const full = catalogue === undefined ? data : { ...data, code: catalogue }
+  return { jsonrpc: JSONRPC_VERSION, id, error: full === undefined ? { code, message } : { code, message, data: full } }
+}
 
 /** What one element of a body turned out to be. */
 export type Classified =

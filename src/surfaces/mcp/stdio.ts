@@ -3,19 +3,19 @@
  * for desktop clients that start a command instead of sending a Bearer header. Nothing but
  * JSON-RPC goes to stdout; logs go to stderr.
  *
- * Local mode runs the tools in this process, acting for the key in DOMAIN_INTEL_API_KEY: the key
- * is checked at start (unknown, revoked or below the pro plan: one line on stderr, exit 2), and
- * again for every line holding tools/calls (a key revoked meanwhile stops working), and each
- * tools/call is metered as over HTTP: one unit of the monthly quota and one request-log row of
- * operation mcpServer. `--remote URL` forwards each line to a hosted /v1/advanced/mcp with the
+ * Local mode runs the tools in this process, acting for the key in DOMAIN_INTEL_API_KEY. The key
+ * is checked at start (unknown, revoked or below the MCP operation's plan: one line on stderr,
+ * exit 2), and every line holding tools/calls goes through the very check of the HTTP endpoint
+ * (`Bearer.admit` for the MCP operation as the operations index declares it: key → quota →
+ * count → plan), one unit of the monthly quota per tools/call, and one request-log row of
+ * operation mcpServer per call. `--remote URL` forwards each line to a hosted /v1/advanced/mcp with the
  * key as Bearer instead.
  */
-import { Clock, Effect, Option, Stream } from "effect"
+import { Clock, Effect, Stream } from "effect"
 import { createInterface } from "node:readline"
-import { Keys } from "../../product/accounts/Keys"
-import { PlanForbidden, QuotaExceeded, Unauthorized } from "../../kernel/errors"
-import { planAllows } from "../../kernel/plans"
-import { Quota } from "../../product/metering/Quota"
+import { type CatalogueCode } from "../../kernel/errors"
+import { Bearer } from "../../product/auth/Auth"
+import { Operations } from "../../platform/http/Operation"
 import { RequestLog } from "../../product/metering/RequestLog"
 import { API_KEY_ENV, MCP_OPERATION, MCP_PATH } from "./route"
 import { McpServer } from "./McpServer"
@@ -68,39 +68,27 @@ const negotiatedIn = (answer: unknown): ProtocolVersion | undefined => {
 /** Local mode: the tools run here, for the key's organization. */
 export const serveLocal = (apiKey: string) =>
   Effect.gen(function*() {
-    const keys = yield* Keys
-    const quota = yield* Quota
+    const bearer = yield* Bearer
     const server = yield* McpServer
     const log = yield* RequestLog
-    const key = yield* keys.authenticate(apiKey.trim())
-    if (Option.isNone(key)) {
-      return yield* Effect.fail(new StdioSetupError(`${API_KEY_ENV} is not a valid API key (unknown, malformed or revoked)`))
+    // The MCP operation as the HTTP endpoint declares it (its plan included).
+    const operation = (yield* Operations).match("POST", MCP_PATH)?.info
+    /** The HTTP endpoint's check for `units` tool calls: key (401) → quota (429) → count → plan (403). */
+    const meter = (units: number) => bearer.admit(apiKey, operation, units)
+
+    // At start: counts nothing, refuses what every call would be refused.
+    const start = yield* Effect.either(meter(0))
+    if (start._tag === "Left") {
+      const e = start.left
+      return yield* Effect.fail(new StdioSetupError(
+        e._tag === "Unauthorized"
+          ? `${API_KEY_ENV} is not a valid API key (unknown, malformed or revoked)`
+          : `${API_KEY_ENV} cannot use the MCP server: ${e.message}`
+      ))
     }
-    const org = key.value.org
-    if (!planAllows(org.plan, "pro")) {
-      return yield* Effect.fail(new StdioSetupError(`the MCP server needs the pro plan or above; this key's organization is on ${org.plan}`))
-    }
+    const org = start.right.org
     yield* Effect.logInfo("MCP over stdio", { org: org.name })
     let version: ProtocolVersion | undefined
-
-    /** The key still valid, the plan still pro, then `units` counted against the quota. */
-    const meter = (units: number) =>
-      Effect.gen(function*() {
-        const current = yield* keys.authenticate(apiKey.trim()).pipe(Effect.orDie)
-        if (Option.isNone(current)) return yield* new Unauthorized({ message: `${API_KEY_ENV} is no longer a valid API key` })
-        const now = current.value.org
-        if (!planAllows(now.plan, "pro")) {
-          return yield* new PlanForbidden({ message: `the MCP server needs the pro plan or above; this key's organization is on ${now.plan}` })
-        }
-        // All of the line's calls or none (Quota.consume refuses without counting).
-        const decision = yield* quota.consume(now, units)
-        if (decision._tag === "Exceeded") {
-          return yield* new QuotaExceeded({
-            message: `monthly quota of ${decision.limit} requests for the ${now.plan} plan cannot cover ${units} tool call(s)`,
-            retryAfterSeconds: decision.retryAfterSeconds
-          })
-        }
-      })
 
     const handleLine = (line: string) =>
       Effect.gen(function*() {
@@ -110,7 +98,7 @@ export const serveLocal = (apiKey: string) =>
           const metered = yield* Effect.either(meter(prepared.toolCalls))
           if (metered._tag === "Left") {
             const ids = requestIds(line)
-            const errors = ids.map((id) => failure(id, REFUSED, `${metered.left._tag}: ${metered.left.message}`))
+            const errors = ids.map((id) => failure(id, REFUSED, `${metered.left._tag}: ${metered.left.message}`, { code: metered.left.code }))
             if (errors.length > 0) yield* write(line.trim().startsWith("[") ? errors : errors[0])
             return
           }
@@ -168,11 +156,12 @@ export const serveRemote = (apiKey: string, url: string) =>
           const r = await fetch(target, { method: "POST", headers, body: line })
           return { status: r.status, text: await r.text() }
         }).pipe(Effect.either)
-        const refuse = (message: string, code: number = REFUSED) => {
+        const refuse = (message: string, code: number = REFUSED, catalogue?: CatalogueCode) => {
           const ids = requestIds(line)
+          const data: { readonly code: CatalogueCode } | undefined = catalogue === undefined ? undefined : { code: catalogue }
           return ids.length === 0
             ? Effect.void
-            : write(line.trim().startsWith("[") ? ids.map((id) => failure(id, code, message)) : failure(ids[0], code, message))
+            : write(line.trim().startsWith("[") ? ids.map((id) => failure(id, code, message, data)) : failure(ids[0], code, message, data))
         }
         if (res._tag === "Left") return yield* refuse(`the remote MCP endpoint ${target.origin} could not be reached: ${String(res.left.error)}`, ErrorCode.InternalError)
         const { status, text } = res.right
@@ -190,17 +179,22 @@ export const serveRemote = (apiKey: string, url: string) =>
         }
         // 4xx/5xx: the error envelope {"error":{"code","message"}} (or a JSON-RPC error body).
         let reason = `HTTP ${status}`
+        let catalogue: CatalogueCode | undefined
         try {
           const e = JSON.parse(text) as { jsonrpc?: unknown; error?: { code?: unknown; message?: unknown } }
           // A JSON-RPC answer with an HTTP error status (400 with -32700 for a line that is not
           // JSON) is the answer itself: the client gets it as a local server would write it.
           if (e.jsonrpc === "2.0" && e.error) return yield* write(e as JsonRpcResponse)
-          if (e.error) reason = `HTTP ${status} ${String(e.error.code)}: ${String(e.error.message)}`
+          if (e.error) {
+            reason = `HTTP ${status} ${String(e.error.code)}: ${String(e.error.message)}`
+            // The hosted service's catalogue code, as the local server would carry it.
+            if (typeof e.error.code === "string") catalogue = e.error.code as CatalogueCode
+          }
         } catch {
           // keep the status alone
         }
         if (status === 401) badKey = reason
-        yield* refuse(reason)
+        yield* refuse(reason, REFUSED, catalogue)
         if (status === 401) yield* Effect.logError("the remote endpoint refused DOMAIN_INTEL_API_KEY", { reason })
       })
 

@@ -2,9 +2,13 @@
  * What an MCP tool is here: one argument Schema (decodes `arguments`, and via `JSONSchema.make`
  * is the published `inputSchema`) and one output Schema (encodes the report into
  * `structuredContent` and the JSON text block, and via `JSONSchema.make` is the `outputSchema`),
- * so neither schema can drift from what the tool does.
+ * so neither schema can drift from what the tool does. A tool that mirrors a REST operation takes
+ * that operation's input Schema, and its failures carry the REST catalogue's codes (docs/mcp.md,
+ * "One contract").
  */
-import { Context, Duration, Effect, JSONSchema, type ParseResult, Schema } from "effect"
+import { Context, Duration, Effect, JSONSchema, Schema } from "effect"
+import { invalidRequestFromParseError } from "../../kernel/decodeFailure"
+import { type ApiError, UpstreamUnavailable } from "../../kernel/errors"
 import { ToolFailure } from "../../kernel/ToolFailure"
 
 /**
@@ -31,7 +35,8 @@ export interface ToolDefinition {
   readonly description: string
   readonly inputSchema: Record<string, unknown>
   readonly outputSchema: Record<string, unknown>
-  readonly decode: (args: unknown) => Effect.Effect<unknown, ParseResult.ParseError>
+  /** The arguments decoded by the input Schema, or the `invalid_request` REST answers for the same input. */
+  readonly decode: (args: unknown) => Effect.Effect<unknown, ToolFailure>
   readonly run: (args: unknown) => Effect.Effect<ToolResult, ToolFailure>
 }
 
@@ -63,13 +68,36 @@ export const jsonSchemaOf = (schema: Schema.Schema.Any): Record<string, unknown>
 /** Kept for callers of the first version. */
 export const inputSchemaOf = jsonSchemaOf
 
+/** What `structuredContent` holds when a tool fails: the REST error body of the same failure. */
+export const ToolErrorEnvelope = Schema.Struct({
+  error: Schema.Struct({
+    code: Schema.String.annotations({ description: "the REST API's error code for the same failure: invalid_request, target_forbidden, not_found, upstream_unavailable, …" }),
+    message: Schema.String,
+    details: Schema.optional(Schema.Unknown)
+  })
+}).annotations({ description: "The tool failed (isError: true)" })
+
+/**
+ * A tool's `outputSchema`: its report, or the error envelope of a failed call. Clients validate
+ * `structuredContent` against it, and some (the official TypeScript SDK's client, 1.32) do so for
+ * failed calls too, so the envelope must be one of the shapes it admits.
+ */
+export const outputSchemaOf = (report: Schema.Schema.Any): Record<string, unknown> => {
+  const { $defs, ...shape } = jsonSchemaOf(report)
+  const { $defs: errorDefs, ...envelope } = jsonSchemaOf(ToolErrorEnvelope)
+  const defs = { ...(errorDefs as object | undefined), ...($defs as object | undefined) }
+  return { type: "object", anyOf: [shape, envelope], ...(Object.keys(defs).length > 0 ? { $defs: defs } : {}) }
+}
+
 export interface ToolSpec<A, I, R, RI> {
   readonly name: string
   readonly title: string
   readonly description: string
+  /** The argument Schema: for a tool that mirrors a REST operation, that operation's `…Inputs.json` (src/surfaces/api/inputs.ts). */
   readonly input: Schema.Schema<A, I, never>
   readonly output: Schema.Schema<R, RI, never>
-  readonly run: (args: A) => Effect.Effect<R, ToolFailure>
+  /** The work; a catalogue error (src/kernel/errors.ts) keeps its code, as does a `ToolFailure`. */
+  readonly run: (args: A) => Effect.Effect<R, ApiError | ToolFailure>
   readonly summary: (report: R, args: A) => string
   /** Whole-call time limit (default 30 s). */
   readonly timeout?: (args: A) => Duration.Duration
@@ -77,42 +105,37 @@ export interface ToolSpec<A, I, R, RI> {
 
 export const DEFAULT_TOOL_TIMEOUT = Duration.seconds(30)
 
+/** A tool's failure as the REST operation would answer it (a ToolFailure stays as it is). */
+export const toToolFailure = (e: ApiError | ToolFailure): ToolFailure => (e instanceof ToolFailure ? e : ToolFailure.fromApiError(e))
+
 export const defineTool = <A, I, R, RI>(spec: ToolSpec<A, I, R, RI>): ToolDefinition => {
   const encode = Schema.encode(spec.output)
+  const decode = Schema.decodeUnknown(spec.input, { errors: "all", onExcessProperty: "error" })
   return {
     name: spec.name,
     title: spec.title,
     description: spec.description,
     inputSchema: jsonSchemaOf(spec.input),
-    outputSchema: jsonSchemaOf(spec.output),
-    decode: Schema.decodeUnknown(spec.input, { errors: "all", onExcessProperty: "error" }),
+    outputSchema: outputSchemaOf(spec.output),
+    decode: (args) => decode(args).pipe(Effect.mapError((e) => ToolFailure.fromApiError(invalidRequestFromParseError(e)))),
     run: (raw) => {
       const args = raw as A
       const limit = spec.timeout?.(args) ?? DEFAULT_TOOL_TIMEOUT
       return spec.run(args).pipe(
+        Effect.mapError(toToolFailure),
         Effect.flatMap((report) =>
           encode(report).pipe(
             Effect.map((structured) => ({ structured, summary: spec.summary(report, args) })),
             Effect.catchAll((e) => Effect.die(new Error(`${spec.name}: the report does not match its output schema: ${e.message}`)))
           )
         ),
+        // Past its deadline a call is what a REST operation past its deadline is: 502 upstream_unavailable.
         Effect.timeoutFail({
           duration: limit,
-          onTimeout: () => new ToolFailure({ message: `${spec.name} did not finish within ${Duration.toSeconds(limit)} s; try again later` })
+          onTimeout: () =>
+            ToolFailure.fromApiError(new UpstreamUnavailable({ message: `${spec.name} did not finish within ${Duration.toSeconds(limit)} s; try again later` }))
         })
       )
     }
   }
 }
-
-/** Any error carrying a message (the service errors of src/kernel/errors.ts) → a tool failure. */
-export const toToolFailure = (e: { readonly message: string; readonly _tag?: string }): ToolFailure =>
-  new ToolFailure({
-    message: e._tag === "TargetForbidden"
-      ? `target refused: ${e.message}`
-      : e._tag === "UpstreamUnavailable"
-      ? `upstream unavailable: ${e.message}`
-      : e._tag === "InvalidRequest"
-      ? `invalid input: ${e.message}`
-      : e.message
-  })

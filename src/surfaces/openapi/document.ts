@@ -5,7 +5,7 @@
  * generator documents its own decode-error shape, which the error renderer never sends), the MCP
  * raw route, response examples, and no internal schema names as titles.
  */
-import { type HttpApi, OpenApi } from "@effect/platform"
+import { type HttpApi, type HttpApiGroup, OpenApi } from "@effect/platform"
 import { version } from "../../../package.json"
 import { makeOperations } from "../../platform/http/Operation"
 import { MCP_PATH } from "../mcp/route"
@@ -84,8 +84,10 @@ const invalidRequestDetails = {
 const planText = (plan: string) =>
   plan === "free" ? "Plan: any (free and above)." : `Plan: ${plan} and above (403 \`plan_forbidden\` below it).`
 
-export const buildDocument = (api: HttpApi.HttpApi.Any): OpenApi.OpenAPISpec => {
-  const doc: Json = structuredClone(OpenApi.fromApi(api as any))
+export const buildDocument = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
+  api: HttpApi.HttpApi<Id, Groups, E, R>
+): OpenApi.OpenAPISpec => {
+  const doc: Json = structuredClone(OpenApi.fromApi(api))
   const plans = new Map(makeOperations(api).all.map((r) => [r.operation, r.plan]))
 
   doc.info = {

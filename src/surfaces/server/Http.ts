@@ -28,16 +28,15 @@ import { ZoneHygiene } from "../../analyses/zone/ZoneHygiene"
 import { DnssecValidator } from "../../adapters/dnssec/DnssecValidator"
 import { ContentFreshness } from "../../analyses/freshness/ContentFreshness"
 import { FreshnessLive } from "../handlers/freshness"
-import { AttributedLive } from "../../platform/http/Attributed"
 import * as BunFileSystem from "@effect/platform-bun/BunFileSystem"
 import * as BunHttpPlatform from "@effect/platform-bun/BunHttpPlatform"
 import * as BunHttpServer from "@effect/platform-bun/BunHttpServer"
 import * as BunPath from "@effect/platform-bun/BunPath"
-import { Deadlines } from "../../platform/http/Deadlines"
 import { makeOperations, Operations, type RawRoute, routerConfig } from "../../platform/http/Operation"
-import { pipeline, pipelineDeps, trackingHeaders } from "../../platform/http/pipeline"
+import { pipeline, type PipelineDeps, trackingHeaders } from "./pipeline"
 import { renderErrors } from "./renderErrors"
 import { RequestObserverLive } from "./observers"
+import { RequestObserver } from "../../platform/http/RequestObserver"
 import { Quota } from "../../product/metering/Quota"
 import { RequestLog } from "../../product/metering/RequestLog"
 import { CtHistory } from "../../adapters/ct/CtHistory"
@@ -46,7 +45,7 @@ import { mcpLazyRoute } from "../mcp/lazy"
 import { MonitorsLive } from "../handlers/monitors"
 import { LocationsLive } from "../handlers/locations"
 import { MonitorsWorkers } from "../../product/monitors/Scheduler"
-import { cors } from "../../platform/http/cors"
+import { cors } from "./cors"
 import { metricsRoute } from "./metricsRoute"
 import { openApiRoutes } from "../openapi/routes"
 import { NetworkLive } from "../handlers/network"
@@ -55,7 +54,7 @@ import { SqlLive } from "../../platform/store/Sql"
 import { SystemLive } from "../handlers/system"
 import { WafLive } from "../handlers/waf"
 import { WafDetection } from "../../analyses/waf/WafDetection"
-import { MAX_BODY_BYTES } from "../../platform/http/body"
+import { boundBody, MAX_BODY_BYTES } from "../../platform/http/body"
 import { HTTP_CHECK_MARGIN_MS, HTTP_CHECK_MAX_TIMEOUT_MS } from "../api/network"
 import { EmailSecurity } from "../../analyses/mail/EmailSecurity"
 import { EmailLive } from "../handlers/email"
@@ -127,11 +126,24 @@ const RawRoutesLive = HttpApiBuilder.Router.use((router) =>
   Effect.all([metricsRoute(router), openApiRoutes(router), mcpLazyRoute(router), consoleRoutes(router)], { discard: true })
 )
 
+/**
+ * Every body is read within its bound before routing (src/platform/http/body.ts): an HttpApi-level
+ * middleware, so its 413 is encoded by the API like any declared error, and every route below
+ * it, MCP included, reads the bounded body.
+ */
+const BodyBoundLive = HttpApiBuilder.middleware(Api, (app) => boundBody(app))
+
+/** What the pipeline needs, resolved once when the server is built (not per request). */
+const pipelineDeps: Effect.Effect<PipelineDeps, never, RequestObserver | AppConfig | Operations> = Effect.map(
+  Effect.all([RequestObserver, AppConfig, Operations]),
+  ([observer, config, operations]) => ({ observer, config, operations })
+)
+
 /** The API served on whatever HttpServer is provided (needs ServicesLive and AppConfig). */
 export const AppLive = Layer.unwrapEffect(
   Effect.map(pipelineDeps, (deps) => HttpApiBuilder.serve((app) => cors(deps.config.corsOrigins)(pipeline(app, deps))))
 ).pipe(
-  Layer.provide([RawRoutesLive, renderErrors, WorkersLive]),
+  Layer.provide([RawRoutesLive, renderErrors, BodyBoundLive, WorkersLive]),
   // The API itself: /openapi.json and the error renderer read it.
   Layer.provide(HttpApiBuilder.api(Api).pipe(Layer.provide(GroupsLive))),
   // One instance of each (layers are shared by reference in one build): the analyses the REST
@@ -139,7 +151,7 @@ export const AppLive = Layer.unwrapEffect(
   Layer.provide([
     ContentFreshness.Live, WafDetection.Live, HttpSecurityGrade.Live, CtHistory.FromAggregator,
     Analytics.Default, Alerts.Default, Monitors.Default,
-    AuthLive, AttributedLive, RequestObserverLive, Deadlines.Default
+    AuthLive, RequestObserverLive
   ]),
   HttpServer.withLogAddress,
   // Exact, case-sensitive matching (src/platform/http/Operation.ts), for the routers built here.
@@ -149,7 +161,7 @@ export const AppLive = Layer.unwrapEffect(
   // server runs.
   HttpMiddleware.withTracerDisabledWhen(() => true),
   (layer) => Layer.locally(layer, FiberRef.currentTracerEnabled, false),
-  // X-Request-Id, X-RateLimit-*, … on every answer the HttpApi sends (src/platform/http/pipeline.ts).
+  // X-Request-Id, X-RateLimit-*, … on every answer the HttpApi sends (src/surfaces/server/pipeline.ts).
   (layer) => Layer.locally(layer, HttpApp.currentPreResponseHandlers, Option.some(trackingHeaders))
 )
 

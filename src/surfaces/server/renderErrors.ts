@@ -3,58 +3,24 @@
  * schema into declared errors, so that every error answer is encoded by its wire schema
  * (src/kernel/errors.ts) by the HttpApi itself:
  * - schema decode failures → 400 invalid_request with the issues in `details`;
- * - bodies that are not JSON or nest too deep (src/platform/http/body.ts) → 400 invalid_request;
+ * - bodies that are not JSON or nest too deep (`BodyRead`, src/platform/http/body.ts) → 400 invalid_request;
  * - no route: a known path with another method → 405 method_not_allowed, else 404 not_found;
  * - defects → 500 internal_error, logged, without internals.
  * Declared errors pass through to the HttpApi's encoding, except those whose answer carries headers
  * (`errorHeaders`: 401, 405, 429), which are encoded here by their own wire schema with the headers
  * their value implies. Interruptions are the pipeline's (deadline, client gone).
  */
-import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Cause, Effect, Option, Schema } from "effect"
+import { HttpApiBuilder, HttpApiError, HttpServerError, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
+import { Cause, Effect, Option } from "effect"
 import { Api } from "../api/Api"
-import { type ApiError, errorHeaders, InternalError, InvalidRequest, isApiError, MethodNotAllowed, NotFound, wireOf } from "../../kernel/errors"
+import { type ApiError, errorHeaders, InternalError, InvalidRequest, isApiError, MethodNotAllowed, NotFound } from "../../kernel/errors"
+import { invalidRequestOf } from "../../kernel/decodeFailure"
 import { bodyProblem } from "../../platform/http/body"
 import { Operations } from "../../platform/http/Operation"
+import { errorAnswer } from "./errorAnswer"
 
 /** An error whose answer carries headers, as that answer; undefined for the others. */
-const withHeaders = (e: ApiError) => {
-  const headers = errorHeaders(e)
-  if (headers === undefined) return undefined
-  const body = Schema.encodeSync(wireOf[e._tag] as Schema.Schema<ApiError, unknown, never>)(e)
-  return Effect.succeed(HttpServerResponse.unsafeJson(body, { status: e.status, headers }))
-}
-
-/** Issues of a schema decode failure, one per parameter: alternatives of a union are merged. */
-const decodeIssues = (error: any): { issues: Array<{ path: string; message: string }> } | undefined => {
-  if (!Array.isArray(error?.issues)) return undefined
-  const byPath = new Map<string, Array<string>>()
-  for (const i of error.issues) {
-    const path = Array.isArray(i.path) ? i.path.join(".") : String(i.path ?? "")
-    const full = String(i.message ?? i._tag)
-    // Do not echo a huge hostile value back in full.
-    const message = full.length > 300 ? `${full.slice(0, 300)}…` : full
-    byPath.set(path, [...(byPath.get(path) ?? []), message])
-  }
-  const issues = [...byPath].map(([path, messages]) => {
-    // An optional field's union adds "Expected undefined" beside the real complaint.
-    const real = messages.length > 1 ? messages.filter((m) => !/^Expected undefined/.test(m)) : messages
-    const alternatives = real.map((m) => /^Expected (.+), actual (.+)$/s.exec(m))
-    if (real.length > 1 && alternatives.every((m) => m !== null && m[2] === alternatives[0]![2])) {
-      return { path, message: `Expected one of ${alternatives.map((m) => m![1]).join(", ")}; actual ${alternatives[0]![2]}` }
-    }
-    return { path, message: real.join("; ") }
-  })
-  return { issues }
-}
-
-const describeDecode = (error: any): string => {
-  const issues = decodeIssues(error)
-  if (issues && issues.issues.length > 0) {
-    return issues.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ")
-  }
-  return String(error?.message ?? "invalid request")
-}
+const withHeaders = (e: ApiError) => (errorHeaders(e) === undefined ? undefined : Effect.succeed(errorAnswer(e)))
 
 const notJson = () => new InvalidRequest({ message: "the request body is not valid JSON" })
 
@@ -67,12 +33,10 @@ export const renderErrors = HttpApiBuilder.middleware(
       if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
       const failure = Cause.failureOption(cause)
       if (Option.isSome(failure)) {
-        const e = failure.value as any
+        const e: unknown = failure.value
         if (isApiError(e)) return withHeaders(e) ?? Effect.failCause(cause)
-        if (e?._tag === "HttpApiDecodeError") {
-          return Effect.fail(new InvalidRequest({ message: describeDecode(e), details: decodeIssues(e) }))
-        }
-        if (e?._tag === "RouteNotFound") {
+        if (e instanceof HttpApiError.HttpApiDecodeError) return Effect.fail(invalidRequestOf(e.issues, e.message))
+        if (e instanceof HttpServerError.RouteNotFound) {
           return Effect.flatMap(HttpServerRequest.HttpServerRequest, (request): Rendered => {
             const q = request.url.indexOf("?")
             const allowed = operations.allowedMethods(q === -1 ? request.url : request.url.slice(0, q))
@@ -80,11 +44,11 @@ export const renderErrors = HttpApiBuilder.middleware(
             return withHeaders(new MethodNotAllowed({ message: `${request.method} is not allowed here; allowed: ${allowed.join(", ")}`, allow: allowed }))!
           })
         }
-        if (e?._tag === "RequestError") return Effect.fail(bodyProblem(e) ?? notJson())
+        if (e instanceof HttpServerError.RequestError) return Effect.fail(bodyProblem(e) ?? notJson())
       }
       // The HttpApi payload reader dies (rather than fails) on a body it cannot read.
       const defect = Cause.dieOption(cause)
-      if (Option.isSome(defect) && (defect.value as any)?._tag === "RequestError") {
+      if (Option.isSome(defect) && defect.value instanceof HttpServerError.RequestError) {
         return Effect.fail(bodyProblem(defect.value) ?? notJson())
       }
       return Effect.zipRight(

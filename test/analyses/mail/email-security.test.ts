@@ -74,6 +74,8 @@ const EXPECTED: Record<string, ReadonlyArray<string>> = {
   "stsbadcert.lab": ["mta_sts:high"],
   "nullmx.lab": ["dmarc:high", "mx:medium"],
   "nullmxok.lab": [],
+  "nullmxbad.lab": ["dmarc:high", "mx:medium"],
+  "dkimrevoked.lab": ["dkim:low"],
   "bimibad.lab": ["bimi:low"],
   "rptbad.lab": ["tls_rpt:medium"],
   "daneinsecure.lab": ["dane:medium"]
@@ -87,6 +89,34 @@ describe("Email security against NSD, Unbound, an HTTPS policy server and SMTP l
     expect(r.score).toBe(Math.max(0, 100 - deduction))
     expect(r.checks.map((c: any) => c.check)).toEqual(["mx", "spf", "dmarc", "dkim", "mta_sts", "tls_rpt", "bimi", "dane", "starttls"])
     for (const f of r.findings) if (f.severity !== "info") expect(typeof f.recommendation).toBe("string")
+  }, 30_000)
+
+  test.each(Object.keys(EXPECTED))("%s: each check tallies every finding of its own, info included", async (domain) => {
+    const r = await email(domain)
+    const rank = ["info", "low", "medium", "high", "critical"]
+    for (const c of r.checks) {
+      const own = r.findings.filter((f: any) => f.check === c.check)
+      if (c.check === "starttls") {
+        // Not asked for (no starttls=true): the check did not run.
+        expect(c).toEqual({ check: "starttls", passed: null, severity_max: null, finding_count: 0 })
+        continue
+      }
+      const max = own.reduce((m: string | null, f: any) => (m === null || rank.indexOf(f.severity) > rank.indexOf(m) ? f.severity : m), null)
+      expect(c).toEqual({ check: c.check, passed: !own.some((f: any) => f.severity !== "info"), severity_max: max, finding_count: own.length })
+    }
+  }, 30_000)
+
+  test("tallies: an info finding is counted but does not fail its check; a check not asked for has passed null", async () => {
+    const tally = (r: any, check: string) => r.checks.find((c: any) => c.check === check)
+    const nullmx = await email("nullmxbad.lab")
+    expect(nullmx.findings.filter((f: any) => f.check === "spf").map((f: any) => f.severity)).toEqual(["info"])
+    expect(tally(nullmx, "spf")).toEqual({ check: "spf", passed: true, severity_max: "info", finding_count: 1 })
+    const revoked = await email("dkimrevoked.lab")
+    expect(revoked.findings.filter((f: any) => f.check === "dkim").map((f: any) => f.severity).sort()).toEqual(["info", "low"])
+    expect(tally(revoked, "dkim")).toEqual({ check: "dkim", passed: false, severity_max: "low", finding_count: 2 })
+    expect(tally(await email("good.lab"), "starttls")).toEqual({ check: "starttls", passed: null, severity_max: null, finding_count: 0 })
+    expect(tally(await email("good.lab", "&starttls=true"), "starttls")).toEqual({ check: "starttls", passed: true, severity_max: null, finding_count: 0 })
+    expect(tally(await email("smtpbad.lab", "&starttls=true"), "starttls")).toEqual({ check: "starttls", passed: false, severity_max: "high", finding_count: 2 })
   }, 30_000)
 
   test("a fully configured domain fills every block from real lookups", async () => {

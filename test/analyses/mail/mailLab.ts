@@ -84,6 +84,10 @@ export const mailZones = (n: number): ReadonlyArray<ZoneSpec> => {
     zone("stsbadcert", [...good("stsbadcert")]),
     zone("nullmx", ["@ MX 0 ."]),
     zone("nullmxok", ["@ MX 0 .", `@ TXT "v=spf1 -all"`, `_dmarc TXT "v=DMARC1; p=reject;"`]),
+    // A null MX with ~all: an info finding on spf (softfail) beside the mx finding.
+    zone("nullmxbad", ["@ MX 0 .", `@ TXT "v=spf1 ~all"`]),
+    // The only DKIM key is revoked: an info finding (revoked) and a low one (no live key).
+    zone("dkimrevoked", [...good("dkimrevoked").filter((r) => !r.includes("_domainkey")), `selector1._domainkey TXT "v=DKIM1; k=rsa; p="`]),
     zone("bimibad", [...good("bimibad"), `default._bimi TXT "v=BIMI1; l=http://bimibad.lab/logo.png"`]),
     zone("rptbad", [...good("rptbad").filter((r) => !r.startsWith("_smtp._tls")), `_smtp._tls TXT "v=TLSRPTv1; rua=ftp://x"`]),
     zone("daneinsecure", [...good("daneinsecure"), `_25._tcp.mx1 TLSA 3 1 1 ${TLSA_HASH}`]),

@@ -21,7 +21,7 @@ export const decodeBody = (encoding: string | undefined, raw: Buffer, cap: numbe
     }
     if (enc === "br") return { body: zlib.brotliDecompressSync(raw, { maxOutputLength: cap }), truncated: false }
   } catch (e) {
-    if ((e as any)?.code === "ERR_BUFFER_TOO_LARGE" || /maxOutputLength|too large/i.test(String(e))) {
+    if ((e instanceof Error && "code" in e && e.code === "ERR_BUFFER_TOO_LARGE") || /maxOutputLength|too large/i.test(String(e))) {
       return { body: Buffer.alloc(0), truncated: true }
     }
     // Undecodable: hand back the raw bytes, which is what a browser would choke on too.

@@ -1,8 +1,9 @@
 /** Gathering the zone's CAA set (RFC 8659 tree climbing) and the issuers of its certificates in CT logs. */
 import { Duration, Effect } from "effect"
 import type { CtAggregatorShape } from "../../../adapters/ct/CtAggregator"
+import { recordsOf } from "../../../adapters/dns/DnsResolver"
 import { norm } from "../model/answers"
-import type { CaaObservation, CaaRecord, Incomplete } from "../model/observations"
+import { type CaaObservation, type CaaRecord, failureReason, type Incomplete } from "../model/observations"
 import type { Gatherer } from "./context"
 
 export const caaLookup = (g: Gatherer, ct: CtAggregatorShape, zone: string) =>
@@ -13,15 +14,13 @@ export const caaLookup = (g: Gatherer, ct: CtAggregatorShape, zone: string) =>
     const names = labels.map((_, i) => labels.slice(i).join("."))
     const ctIssuers = ct.currentIssuers(zone).pipe(
       Effect.timeoutFail({ duration: Duration.millis(Math.max(1000, g.checkBudgetMs - 1000)), onTimeout: () => ({ incomplete: "CT aggregator did not answer in time" }) }),
-      Effect.catchAll((e: any) => Effect.succeed<Incomplete>({ incomplete: e?.incomplete ?? e?.message ?? "CT lookup failed" }))
+      Effect.catchAll((e) => Effect.succeed<Incomplete>({ incomplete: failureReason(e, "CT lookup failed") }))
     )
     const [levels, issuers] = yield* Effect.all([
       Effect.forEach(names, (name) =>
         g.resolver.query({ name, type: "CAA" }).pipe(
-          Effect.map((ans) => ans.answers.filter((a) => a.type === "CAA" && norm(a.name) === name).map((a): CaaRecord => {
-            const d: any = (a as any).data
-            return { flags: Number(d.flags ?? 0), tag: String(d.tag), value: String(d.value) }
-          }))
+          Effect.map((ans) => recordsOf(ans.answers, "CAA").filter((a) => norm(a.name) === name).map((a): CaaRecord =>
+            ({ flags: a.data.flags, tag: a.data.tag, value: a.data.value })))
         ), { concurrency: "unbounded" }),
       ctIssuers
     ], { concurrency: 2 })

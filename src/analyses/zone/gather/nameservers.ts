@@ -4,6 +4,7 @@
  * cloud metadata addresses never; docs/security.md).
  */
 import { Effect } from "effect"
+import { recordsOf } from "../../../adapters/dns/DnsResolver"
 import { classifyAddress } from "../../../adapters/probe/guard"
 import { NotFound, UpstreamUnavailable } from "../../../kernel/errors"
 import { errText, norm } from "../model/answers"
@@ -48,7 +49,7 @@ export const enumerate = (g: Gatherer, allowed: (ip: string) => string | null, z
       if (!(yield* rootAnswers(g))) return yield* resolversFailed(zone, `NXDOMAIN for ${zone}`)
       return yield* new NotFound({ message: `zone ${zone} does not exist (the DNS answers NXDOMAIN for it)` })
     }
-    const names = [...new Set(ans.right.answers.filter((a) => a.type === "NS" && norm(a.name) === zone).map((a) => norm(String((a as any).data))))].slice(0, 13)
+    const names = [...new Set(recordsOf(ans.right.answers, "NS").filter((a) => norm(a.name) === zone).map((a) => norm(a.data)))].slice(0, 13)
     if (names.length === 0) return { nsError: `no NS records at ${zone} (not a zone apex?)`, nameservers: [] }
     const nameservers = yield* Effect.forEach(names, (name) =>
       g.resolver.lookupAddresses(name).pipe(

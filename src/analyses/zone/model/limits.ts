@@ -107,6 +107,11 @@ export interface SharedCache<A, E> {
   ) => Effect.Effect<{ readonly value: A; readonly at: number; readonly cached: boolean }, E | E2, R>
 }
 
+/**
+ * A TTL map over `makeSingleFlight` rather than Effect's `Cache`, whose lookup is cancelled for
+ * every waiter when its first caller goes away (src/kernel/singleFlight.ts), and which has no
+ * per-caller `gate`.
+ */
 export const makeSharedCache = <A, E>(opts: { readonly ttlMs: number; readonly capacity: number }): SharedCache<A, E> => {
   const done = new Map<string, { readonly value: A; readonly at: number }>()
   const flights = makeSingleFlight<{ readonly value: A; readonly at: number }, E>()

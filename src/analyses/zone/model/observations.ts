@@ -9,6 +9,14 @@ export interface Incomplete {
 }
 export const isIncomplete = (u: unknown): u is Incomplete => typeof u === "object" && u !== null && "incomplete" in u
 
+/** Why a check failed, from whatever it failed with: its `incomplete`, else its message. */
+export const failureReason = (e: unknown, fallback: string): string => {
+  if (typeof e !== "object" || e === null) return fallback
+  if ("incomplete" in e && e.incomplete !== undefined && e.incomplete !== null) return String(e.incomplete)
+  if ("message" in e && e.message !== undefined && e.message !== null) return String(e.message)
+  return fallback
+}
+
 export interface SoaFields {
   readonly serial: number
   readonly primary_ns: string

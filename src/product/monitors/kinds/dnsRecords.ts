@@ -5,8 +5,7 @@
  * name that vanished is a change); any other error rcode or no answer is a failed run.
  */
 import { Effect, Schema } from "effect"
-import type * as packet from "dns-packet"
-import { DnsResolver, requireNoError } from "../../../adapters/dns/DnsResolver"
+import { type DnsRecord, DnsResolver, requireNoError, txtText, typeNameOf } from "../../../adapters/dns/DnsResolver"
 import type { Baseline, Verdict } from "../model/analyze"
 import { domainTarget, httpsUrlOf } from "../model/target"
 import { defineKind } from "../model/kindSpec"
@@ -37,33 +36,31 @@ const canonicalV6 = (s: string) => {
   }
 }
 
-const text = (d: unknown) =>
-  (Array.isArray(d) ? d : [d]).map((x) => (Buffer.isBuffer(x) ? x.toString("utf8") : String(x))).join("")
-
 /** Pure: one record in presentation form (names lower-cased without the final dot). */
-export const presentRecord = (r: packet.Answer): string => {
-  const d = (r as any).data
+export const presentRecord = (r: DnsRecord): string => {
   switch (r.type) {
     case "A":
-      return String(d)
+      return r.data
     case "AAAA":
-      return canonicalV6(String(d))
+      return canonicalV6(r.data)
     case "CNAME":
     case "NS":
     case "PTR":
-      return host(String(d))
+      return host(r.data)
     case "MX":
-      return `${d.preference} ${host(d.exchange)}`
+      return `${r.data.preference} ${host(r.data.exchange)}`
     case "TXT":
-      return text(d)
+      return txtText(r)
     case "CAA":
-      return `${d.flags ?? 0} ${d.tag} "${d.value}"`
+      return `${r.data.flags} ${r.data.tag} "${r.data.value}"`
     case "SRV":
-      return `${d.priority} ${d.weight} ${d.port} ${host(d.target)}`
-    case "SOA":
+      return `${r.data.priority} ${r.data.weight} ${r.data.port} ${host(r.data.target)}`
+    case "SOA": {
+      const d = r.data
       return `${host(d.mname)} ${host(d.rname)} ${d.serial} ${d.refresh} ${d.retry} ${d.expire} ${d.minimum}`
+    }
     default:
-      return JSON.stringify(d)
+      return JSON.stringify(r.data)
   }
 }
 
@@ -110,7 +107,7 @@ export const dnsRecordsKind = defineKind<DnsRecordsConditions>({
       const type = c.record_type ?? "A"
       const resolver = yield* DnsResolver
       const ans = yield* Effect.flatMap(resolver.query({ name, type }), (a) => requireNoError(a, name, true))
-      const answer = [...new Set(ans.answers.filter((r) => r.type === type).map(presentRecord))].sort()
+      const answer = [...new Set(ans.answers.filter((r) => typeNameOf(r) === type).map(presentRecord))].sort()
       return { name, record_type: type, answer } satisfies DnsRecordsReport
     }),
   evaluate: (c, report, previous) => evaluateDnsRecords(c, report, previous)

@@ -5,10 +5,9 @@
  * whose lapse takes the whole zone down.
  */
 import { Clock, Effect, Schema } from "effect"
-import type * as packet from "dns-packet"
-import { DnsResolver } from "../../../adapters/dns/DnsResolver"
-import { type DnsKey, normName, type Rrsig, sigTime } from "../../../adapters/dnssec/crypto"
-import { DnssecValidator, verifyRRset } from "../../../adapters/dnssec/DnssecValidator"
+import { dataOf, DnsResolver } from "../../../adapters/dns/DnsResolver"
+import { normName, sigTime } from "../../../adapters/dnssec/crypto"
+import { DnssecValidator, rrsigsOf, verifyRRset } from "../../../adapters/dnssec/DnssecValidator"
 import type { Baseline, Verdict } from "../model/analyze"
 import { domainTarget, httpsUrlOf } from "../model/target"
 import { defineKind } from "../model/kindSpec"
@@ -54,23 +53,16 @@ export const evaluateDnssec = (c: DnssecConditions, r: DnssecMonitorReport, prev
   }
 }
 
-const rrsigs = (answers: ReadonlyArray<packet.Answer>, owner: string, type: string): Array<Rrsig> =>
-  answers
-    .filter((r) => r.type === "RRSIG" && normName(r.name) === owner && (r as any).data?.typeCovered === type)
-    .map((r) => (r as any).data as Rrsig)
-
 /** The verified apex signatures' expirations (seconds), fetched with DO and CD as the validator does. */
 const apexExpirations = (zone: string, nowS: number) =>
   Effect.gen(function*() {
     const resolver = yield* DnsResolver
     const fetched = yield* Effect.forEach(APEX_TYPES, (type) =>
       resolver.query({ name: zone, type, dnssec: true, checkingDisabled: true }).pipe(
-        Effect.map((ans) => ({ type, rrset: ans.answers.filter((r) => r.type === type && normName(r.name) === zone), sigs: rrsigs(ans.answers, zone, type) })),
+        Effect.map((ans) => ({ type, rrset: ans.answers.filter((r) => r.type === type && normName(r.name) === zone), sigs: rrsigsOf(ans.answers, zone, type) })),
         Effect.option
       ), { concurrency: 3 })
-    const keys: Array<DnsKey> = fetched.flatMap((f) =>
-      f._tag === "Some" && f.value.type === "DNSKEY" ? f.value.rrset.map((r) => (r as any).data as DnsKey) : []
-    )
+    const keys = fetched.flatMap((f) => (f._tag === "Some" && f.value.type === "DNSKEY" ? dataOf(f.value.rrset, "DNSKEY") : []))
     return fetched.map((f, i) => {
       if (f._tag === "None") return { type: APEX_TYPES[i], expiration: null }
       const check = verifyRRset(f.value.rrset, f.value.sigs, keys, zone, nowS)

@@ -52,7 +52,7 @@ export const timeChart = (options: {
     return figure
   }
   const xs = options.times.map((t) => Date.parse(t) / 1000)
-  const data: uPlot.AlignedData = [xs, ...options.series.map((s) => s.values.map((v) => v ?? null))] as any
+  const data: uPlot.AlignedData = [xs, ...options.series.map((s) => s.values.map((v) => v ?? null))]
   const bars = options.kind === "bars" ? uPlot.paths.bars!({ size: [0.7, 60] }) : undefined
   // Bars are centred on their time: pad the x range by half a step so the outer ones show whole.
   const step = xs.length > 1 ? xs[1] - xs[0] : 86400
