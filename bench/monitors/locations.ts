@@ -141,7 +141,7 @@ try {
   })
   // A due run made twice in one location shows as a run the request log counted and the
   // results do not hold (the second result of a due time and location is refused by the store).
-  const made = Number(rows("SELECT COUNT(*) FROM request_log WHERE operation = 'monitorRun'")[0][0])
+  const made = Number(rows("SELECT COUNT(*) FROM request_log WHERE operation = 'monitorRun' AND status = 200")[0][0])
   const stored = Number(rows("SELECT COUNT(*) FROM monitor_results")[0][0])
   const states = Object.fromEntries(rows("SELECT COALESCE(state, 'none'), COUNT(*) FROM monitors WHERE name LIKE 'm%' GROUP BY 1"))
   console.log(JSON.stringify({

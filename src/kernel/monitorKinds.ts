@@ -16,6 +16,7 @@ export const MonitorKind = Schema.Literal(
   "dns_records",
   "dnssec",
   "email_security",
-  "tls"
+  "tls",
+  "takeover"
 )
 export type MonitorKind = typeof MonitorKind.Type

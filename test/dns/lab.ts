@@ -48,6 +48,11 @@ export interface ZoneSpec {
   readonly open?: boolean
   /** Applied to the signed zone text before serving. */
   readonly tamper?: (signed: string) => string
+  /**
+   * Served by an NSD of its own on its `ns` addresses (not the shared one), which `stopZone`
+   * stops: the zone's DNS breaks while the root, `lab.` and the resolver keep answering.
+   */
+  readonly ownServer?: boolean
 }
 
 export interface Lab {
@@ -57,6 +62,8 @@ export interface Lab {
   readonly dir: string
   readonly addr: (host: number) => string
   readonly zones: ReadonlyArray<ZoneSpec>
+  /** Stops the own NSD of an `ownServer` zone. */
+  readonly stopZone: (name: string) => Promise<void>
   readonly stop: () => Promise<void>
 }
 
@@ -267,7 +274,10 @@ const startLabIn = async (dir: string, opts: LabOptions): Promise<Lab> => {
   }
 
   const axfrZones = new Set(zones.filter((z) => z.axfr).map((z) => z.name))
-  spawnLogged(BIN.nsd(), ["-d", "-c", nsdConf("nsd-a", [a(1), a(2)], files, axfrZones)], "nsd-a")
+  const own = zones.filter((z) => z.ownServer)
+  const shared = Object.fromEntries(Object.entries(files).filter(([zone]) => !own.some((z) => z.name === zone)))
+  spawnLogged(BIN.nsd(), ["-d", "-c", nsdConf("nsd-a", [a(1), a(2)], shared, axfrZones)], "nsd-a")
+  const ownProcs = new Map(own.map((z) => [z.name, spawnLogged(BIN.nsd(), ["-d", "-c", nsdConf(`nsd-${z.name}`, z.ns, { [z.name]: files[z.name] }, new Set())], `nsd-${z.name}`)]))
   const driftZones = Object.fromEntries(Object.entries(driftFiles))
   if (Object.keys(driftZones).length > 0) spawnLogged(BIN.nsd(), ["-d", "-c", nsdConf("nsd-b", [a(3)], driftZones, new Set())], "nsd-b")
 
@@ -340,10 +350,19 @@ const startLabIn = async (dir: string, opts: LabOptions): Promise<Lab> => {
     if (Object.keys(driftZones).length > 0) await waitUdp(a(3), port, Object.keys(driftZones)[0] + ".")
     await waitUdp(a(53), port, "lab.")
     if (openZones.length > 0) await waitUdp(a(4), port, openZones[0].name + ".")
+    for (const z of own) await waitUdp(z.ns[0], port, z.name + ".")
   } catch (e) {
     const logs = readdirSync(dir).filter((f) => f.endsWith(".log")).map((f) => `${f}: ${readFileSync(join(dir, f), "utf8")}`).join("\n")
     await stop()
     throw new Error(`${(e as Error).message}\n${logs}`)
   }
-  return { port, resolver: `${a(53)}:${port}`, anchorsFile, dir, addr: a, zones, stop }
+  const stopZone = async (name: string) => {
+    const p = ownProcs.get(name)
+    if (p === undefined) throw new Error(`${name} has no NSD of its own (ownServer)`)
+    if (p.exitCode !== null) return
+    const exited = new Promise<void>((r) => p.once("exit", () => r()))
+    p.kill("SIGTERM")
+    await exited
+  }
+  return { port, resolver: `${a(53)}:${port}`, anchorsFile, dir, addr: a, zones, stopZone, stop }
 }

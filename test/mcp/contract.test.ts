@@ -49,7 +49,8 @@ const mirrors = {
   ct_logs: "/v1/domain/ct-logs",
   email_security: "/v1/security/email",
   tls_scan: "/v1/security/tls",
-  security_headers: "/v1/security/headers"
+  security_headers: "/v1/security/headers",
+  subdomain_takeover: "/v1/security/takeover"
 } as const
 type Tool = keyof typeof mirrors
 
@@ -88,7 +89,11 @@ const badInputs = (): ReadonlyArray<readonly [Tool, Record<string, unknown>, str
   ["tls_scan", { host: metadata }, "target_forbidden"],
   ["security_headers", { url: "" }, "invalid_request"],
   ["security_headers", { url: "ftp://good.test/" }, "target_forbidden"],
-  ["security_headers", { url: `http://${metadata}/` }, "target_forbidden"]
+  ["security_headers", { url: `http://${metadata}/` }, "target_forbidden"],
+  ["subdomain_takeover", { domain: "192.0.2.1" }, "invalid_request"],
+  ["subdomain_takeover", { domain: "good.test", names: ["x.other.test"] }, "invalid_request"],
+  ["subdomain_takeover", { domain: "good.test", names: Array.from({ length: 101 }, (_, i) => `n${i}.good.test`) }, "invalid_request"],
+  ["subdomain_takeover", { domain: "missing.test" }, "not_found"]
 ]
 
 describe("the same bad input, the same error", () => {

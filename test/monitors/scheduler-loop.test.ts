@@ -11,6 +11,7 @@ import { Effect, Fiber, Layer, TestClock } from "effect"
 import { Keys } from "../../src/product/accounts/Keys"
 import { CtAggregator } from "../../src/adapters/ct/CtAggregator"
 import { DnsResolver } from "../../src/adapters/dns/DnsResolver"
+import { ResolverHealth } from "../../src/adapters/dns/ResolverHealth"
 import { ZoneHygiene } from "../../src/analyses/zone/ZoneHygiene"
 import { DnssecValidator } from "../../src/adapters/dnssec/DnssecValidator"
 import { Monitors } from "../../src/product/monitors/Monitors"
@@ -23,7 +24,7 @@ const NOW = Date.UTC(2026, 4, 20, 9, 0, 0)
 const N = 12
 const layer = Layer.mergeAll(Monitors.Default, ZoneHygiene.Live, RunServicesLive).pipe(
   Layer.provideMerge(AuditTokensLive),
-  Layer.provideMerge(Layer.mergeAll(HttpProbe.Live, DnssecValidator.Live, CtAggregator.Live, Keys.Default)),
+  Layer.provideMerge(Layer.mergeAll(HttpProbe.Live, DnssecValidator.Live, CtAggregator.Live, Keys.Default, ResolverHealth.Live)),
   Layer.provideMerge(DnsResolver.Live),
   Layer.provideMerge(storeLayer({ dnsResolvers: [], monitorMinIntervalS: 1, allowPrivateTargets: true }, { directLog: true }))
 )

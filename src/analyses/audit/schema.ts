@@ -2,7 +2,7 @@
  * The domain audit report: the one contract of `GET /v1/domain/audit`, the MCP tool
  * `domain_audit` and the monitor kind `audit` (docs/operations/domain-audit.md). Types are
  * `typeof X.Type` of these schemas. `reports` embeds the underlying reports through their own
- * schemas; the takeover report's is the placeholder of takeoverRef.ts until that analysis lands.
+ * schemas (the takeover report through takeoverRef.ts).
  */
 import { Schema } from "effect"
 import { BlocklistReport } from "../blocklist/schema"

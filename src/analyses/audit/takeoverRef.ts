@@ -1,17 +1,15 @@
 /**
- * PLACEHOLDER until the subdomain takeover analysis lands: the part of its report the audit
- * reads (the candidates' confidence, docs/operations/domain-audit.md "Exposure"). This is the one
- * place that names it: replace `TakeoverReportRef` with the takeover operation's report schema
- * (re-export it from there), and the audit's `reports.takeover` carries the whole report while
- * `judgeExposure` keeps compiling (the real report has `candidates[].confidence`).
+ * The takeover report as the audit embeds and reads it (docs/operations/domain-audit.md
+ * "Exposure"): `reports.takeover` is the Subdomain Takeover operation's own report schema; the
+ * exposure check reads only its candidates' confidence, so it takes that much.
  */
-import { Schema } from "effect"
+import { Confidence, TakeoverReport } from "../takeover/schema"
 
-export const TakeoverConfidence = Schema.Literal("confirmed", "potential", "unlikely")
+export { Confidence as TakeoverConfidence }
 
-export const TakeoverReportRef = Schema.Struct({
-  candidates: Schema.Array(Schema.Struct({ confidence: TakeoverConfidence }))
-}).annotations({ identifier: "AuditTakeoverReport" })
+export const TakeoverReportRef = TakeoverReport
 
 /** What the audit needs of a takeover report. */
-export type TakeoverInput = typeof TakeoverReportRef.Type
+export interface TakeoverInput {
+  readonly candidates: ReadonlyArray<{ readonly confidence: Confidence }>
+}

@@ -1,18 +1,20 @@
 /**
- * Email Security (DECISIONS.md "Email Security"): every lookup of the report at once: MX (then
+ * Email Security (docs/operations/email-security.md): every lookup of the report at once: MX (then
  * each host's addresses and TLSA, then STARTTLS when asked), SPF (the evaluator's posture walk),
  * DMARC at the domain and at its organizational domain (then the authorization records of
  * external report destinations), DKIM selectors, MTA-STS TXT and policy, TLS-RPT and BIMI.
  * Nothing waits on a lookup it does not need.
- * Failures: the target's broken DNS (SERVFAIL, its servers timing out) becomes findings. When a
- * basic lookup could not be answered at all, the service asks its resolvers for the root (as
- * Zone Hygiene does): if that fails too, its own resolvers are down: 502 upstream_unavailable.
- * A domain that does not exist (NXDOMAIN) is 404 not_found, as in Zone Hygiene.
+ * Failures: the target's broken DNS (SERVFAIL, its servers timing out) becomes findings, and a
+ * domain that does not exist (NXDOMAIN) is 404 not_found, as in Zone Hygiene; but before either
+ * verdict ResolverHealth confirms that the service's own resolvers answer for the root zone,
+ * else the answer is 502 upstream_unavailable (docs/dns.md, "Own resolver health"). A report whose
+ * lookups all answered asks nothing more.
  */
 import { Clock, Context, Effect, Layer } from "effect"
 import { probeStarttls } from "../../adapters/smtp/Starttls"
 import { AppConfig } from "../../platform/Config"
 import { dataOf, DnsResolver } from "../../adapters/dns/DnsResolver"
+import { ResolverHealth } from "../../adapters/dns/ResolverHealth"
 import { DnssecValidator } from "../../adapters/dnssec/DnssecValidator"
 import { NotFound, UpstreamUnavailable } from "../../kernel/errors"
 import { classifyAddress } from "../../adapters/probe/guard"
@@ -25,7 +27,7 @@ import { emailFindings } from "./findings"
 import { mtaStsReport } from "./mtaSts"
 import { mxHosts, mxReport } from "./mx"
 import { fetchPolicy } from "./policyFetch"
-import { makeMailDns, spfDnsOf, type MailLookup } from "./resolverDns"
+import { makeMailDns, spfDnsOf } from "./resolverDns"
 import type { CheckName, EmailSecurityReport, StarttlsResult } from "./schema"
 import { summarize } from "./score"
 import { spfPosture } from "./spf/posture"
@@ -48,6 +50,7 @@ const MAX_IPS_PER_HOST = 4
 export const makeEmailSecurity = Effect.gen(function*() {
   const config = yield* AppConfig
   const resolver = yield* DnsResolver
+  const health = yield* ResolverHealth
   const validator = yield* DnssecValidator
   const probe = yield* HttpProbe
   const dns = makeMailDns(resolver)
@@ -122,12 +125,6 @@ export const makeEmailSecurity = Effect.gen(function*() {
     )
   }
 
-  /** Did the service's own resolvers fail (rather than the target's DNS)? Asked only after a transport failure. */
-  const ownResolverDown = (lookups: ReadonlyArray<MailLookup<unknown>>) =>
-    lookups.some((l) => l._tag === "Failed" && l.transport === true)
-      ? Effect.map(Effect.either(resolver.query({ name: ".", type: "NS" })), (r) => r._tag === "Left" || r.right.rcode !== "NOERROR")
-      : Effect.succeed(false)
-
   const check = Effect.fn("EmailSecurity.check")(function*(req: EmailSecurityRequest) {
     const domain = req.domain
     const checkedAt = new Date(yield* Clock.currentTimeMillis).toISOString()
@@ -141,10 +138,11 @@ export const makeEmailSecurity = Effect.gen(function*() {
       dns.txt(`_smtp._tls.${domain}`),
       dns.txt(`default._bimi.${domain}`)
     ], { concurrency: "unbounded" })
-    if (yield* ownResolverDown([mx.lookup, dmarc.own])) {
-      return yield* new UpstreamUnavailable({ message: `the service's DNS resolvers did not answer; no report can be made for ${domain}` })
-    }
-    if (mx.lookup._tag === "Void" && mx.lookup.rcode === "NXDOMAIN") return yield* new NotFound({ message: `domain ${domain} does not exist` })
+    // A negative or failing answer at the domain is the domain's own (404, findings) only when
+    // the service's resolvers answer for the root.
+    const nxdomain = mx.lookup._tag === "Void" && mx.lookup.rcode === "NXDOMAIN"
+    if (nxdomain || [mx.lookup, dmarc.own, stsTxt, rpt, bimi].some((l) => l._tag === "Failed")) yield* health.confirm(domain)
+    if (nxdomain) return yield* new NotFound({ message: `domain ${domain} does not exist` })
 
     const mxR = mxReport({ lookup: mx.lookup, ips: mx.ips })
     const mtaSts = mtaStsReport({ txt: stsTxt, fetch: policy, mxHosts: mx.hosts })

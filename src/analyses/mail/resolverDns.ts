@@ -2,8 +2,8 @@
  * The project's DnsResolver seen as the email analysis needs it: typed lookups that never fail
  * (a failure of the target's DNS is a `Failed` lookup, a finding), and the adapter to the SPF
  * evaluator's `SpfDns` interface (where a failure is RFC 7208's temperror).
- * `transport` marks failures that may be the service's own resolvers (timeouts, no answer) rather
- * than the target's (an error rcode): the service asks the root before blaming the target.
+ * Whether a failure is the target's or the service's own resolvers' is decided by EmailSecurity
+ * through ResolverHealth (docs/dns.md, "Own resolver health").
  */
 import { Effect } from "effect"
 import { isIP } from "node:net"
@@ -20,12 +20,10 @@ import type { Lookup } from "./lookup"
 import type { MxRecord } from "./mx"
 import { SpfTempError, type SpfDns, type SpfLookup } from "./spf/dns"
 
-export type MailLookup<A> = Lookup<A> & { readonly transport?: boolean }
-
 const errReason = (e: DnsError): string =>
   e._tag === "DnsTimeout" ? "timeout" : e._tag === "DnsRcode" ? e.rcode : e._tag === "DnsMalformed" ? `malformed answer: ${e.reason}` : e.reason
 
-const toLookup = <T extends DnsRecordType, A>(ans: DnsAnswerSet, type: T, read: (r: RecordOfType<T>) => A): MailLookup<A> => {
+const toLookup = <T extends DnsRecordType, A>(ans: DnsAnswerSet, type: T, read: (r: RecordOfType<T>) => A): Lookup<A> => {
   if (ans.rcode === "NXDOMAIN") return { _tag: "Void", rcode: "NXDOMAIN" }
   if (ans.rcode !== "NOERROR") return { _tag: "Failed", reason: ans.rcode }
   // The resolver follows CNAMEs: the records of the asked type are the answer.
@@ -36,10 +34,10 @@ const toLookup = <T extends DnsRecordType, A>(ans: DnsAnswerSet, type: T, read: 
 const mxOf = (r: RecordOfType<"MX">): MxRecord => ({ preference: r.data.preference, exchange: r.data.exchange })
 
 export const makeMailDns = (resolver: DnsResolverShape) => {
-  const ask = <T extends DnsRecordType, A>(name: string, type: T, read: (r: RecordOfType<T>) => A): Effect.Effect<MailLookup<A>> =>
+  const ask = <T extends DnsRecordType, A>(name: string, type: T, read: (r: RecordOfType<T>) => A): Effect.Effect<Lookup<A>> =>
     resolver.query({ name, type }).pipe(
       Effect.map((ans) => toLookup(ans, type, read)),
-      Effect.catchAll((e) => Effect.succeed<MailLookup<A>>({ _tag: "Failed", reason: errReason(e), transport: e._tag !== "DnsRcode" }))
+      Effect.catchAll((e) => Effect.succeed<Lookup<A>>({ _tag: "Failed", reason: errReason(e) }))
     )
   return {
     txt: (name: string) => ask(name, "TXT", txtText),
@@ -61,7 +59,7 @@ export const reverseName = (ip: string): string => {
   return `${full.map((g) => g.padStart(4, "0")).join("").split("").reverse().join(".")}.ip6.arpa`
 }
 
-const toSpf = <A>(name: string, l: Effect.Effect<MailLookup<A>>): Effect.Effect<SpfLookup<A>, SpfTempError> =>
+const toSpf = <A>(name: string, l: Effect.Effect<Lookup<A>>): Effect.Effect<SpfLookup<A>, SpfTempError> =>
   Effect.flatMap(l, (x) =>
     x._tag === "Failed"
       ? Effect.fail(new SpfTempError({ name, reason: x.reason }))

@@ -32,7 +32,7 @@ const none: Outcome = { candidates: [], limitations: [] }
 const found = (c: Candidate): Outcome => ({ candidates: [c], limitations: [] })
 const limited = (text: string): Outcome => ({ candidates: [], limitations: [text] })
 
-const FAILED = new Set(["SERVFAIL", "REFUSED", "TIMEOUT"])
+const FAILED = new Set(["SERVFAIL", "REFUSED", "TIMEOUT", "LOOP", "TOO_LONG"])
 
 /** What else decides a CNAME chain: the service it reaches, which schemes to ask it, and whose registered domain to look up. */
 export interface Plan {
@@ -59,9 +59,17 @@ export const plan = (hops: ReadonlyArray<Hop>, addresses: ReadonlyArray<string>)
     fingerprint,
     providerHop,
     http: !nx && fingerprint?.http && addresses.length > 0 ? fingerprint.http.schemes : [],
-    registeredDomainOf: nx && !fingerprint?.nxdomain ? last.name : null
+    registeredDomainOf: nx && !freeAt(fingerprint, last) ? last.name : null
   }
 }
+
+/**
+ * An NXDOMAIN that means "free at the service": the service's evidence is NXDOMAIN and the name
+ * that does not exist is the service's own (a chain through the service that ends in NXDOMAIN
+ * somewhere else says nothing about the service's name, which exists).
+ */
+const freeAt = (fp: Fingerprint | null, last: Hop): boolean =>
+  fp !== null && fp.nxdomain && last.rcode === "NXDOMAIN" && fingerprintFor(last.name) === fp
 
 /** Body text as the fingerprints are compared: entities decoded, quotes straightened, whitespace collapsed, lower case. */
 export const normalizeText = (s: string): string =>
@@ -88,7 +96,8 @@ export const evidenceIn = (answer: HttpAnswer, ev: HttpEvidence): string | null 
   return ev.body.find((t) => text.includes(normalizeText(t))) ?? null
 }
 
-const describeFailure = (h: Hop) => (h.rcode === "TIMEOUT" ? "timed out" : `answered ${h.rcode}`)
+const describeFailure = (h: Hop) =>
+  h.rcode === "TIMEOUT" ? "timed out" : h.rcode === "LOOP" ? "leads back into its own CNAME chain (a loop)" : h.rcode === "TOO_LONG" ? "leads to a CNAME chain too long to follow" : `answered ${h.rcode}`
 
 const danglingByRegistration = (o: NameObservation, last: Hop, chain: ReadonlyArray<string>, fp: Fingerprint | null): Outcome => {
   const reg = o.registered
@@ -119,7 +128,7 @@ export const classifyName = (o: NameObservation): Outcome => {
   const unclaimed = (evidence: string): Outcome =>
     found({ name: o.name, type: "cname_unclaimed", target: p.providerHop!, chain, provider: fp!.provider, evidence, confidence: confidenceOf(fp!.status) })
   if (fp !== null) {
-    if (last.rcode === "NXDOMAIN" && fp.nxdomain) return unclaimed(`${last.name} is NXDOMAIN: the name is free at ${fp.provider}`)
+    if (freeAt(fp, last)) return unclaimed(`${last.name} is NXDOMAIN: the name is free at ${fp.provider}`)
     if (last.rcode !== "NXDOMAIN" && fp.http !== null && o.addresses.length > 0) {
       const answers = fp.http.schemes.flatMap((scheme) => {
         const a = o.http?.[scheme]

@@ -4,6 +4,7 @@
  * lookups that find a name's service: the longest matching suffix wins, so a specific entry
  * (`.elb.amazonaws.com`) is never shadowed by a wider one.
  */
+import { memoize } from "../../kernel/memo"
 import { CLOUD } from "./fingerprints/cloud"
 import { DNS_HOSTS, type DnsHost } from "./fingerprints/dnsHosts"
 import type { Fingerprint } from "./fingerprints/dsl"
@@ -49,8 +50,8 @@ const longest = <T>(name: string, entries: ReadonlyArray<T>, suffixes: (t: T) =>
   return found
 }
 
-/** The service a CNAME target belongs to, or null. */
-export const fingerprintFor = (name: string): Fingerprint | null => longest(name, FINGERPRINTS, (f) => f.cnames)
+/** The service a CNAME target belongs to, or null (remembered: a check asks for each hop of each chain, twice). */
+export const fingerprintFor: (name: string) => Fingerprint | null = memoize((name: string) => longest(name, FINGERPRINTS, (f) => f.cnames), 10_000)
 
 /** The DNS hosting service a name server belongs to, or null. */
 export const dnsHostFor = (nameserver: string): DnsHost | null => longest(nameserver, DNS_HOSTS, (h) => h.nameservers)

@@ -4,8 +4,12 @@
  * for a CNAME chain, which further observations decide it, so nothing is fetched in vain.
  */
 
-/** How a resolver answered one question; `TIMEOUT` when it did not answer in time. */
-export type Rcode = "NOERROR" | "NXDOMAIN" | "SERVFAIL" | "REFUSED" | "TIMEOUT"
+/**
+ * How a resolver answered one question; `TIMEOUT` when it did not answer in time. Two more end a
+ * chain without an answer: `LOOP` (a CNAME leads back to a name of the chain) and `TOO_LONG`
+ * (more CNAME hops than the prober follows).
+ */
+export type Rcode = "NOERROR" | "NXDOMAIN" | "SERVFAIL" | "REFUSED" | "TIMEOUT" | "LOOP" | "TOO_LONG"
 
 /** One step of a CNAME chain: the name asked, the answer's code, and its CNAME (null where the chain ends). */
 export interface Hop {

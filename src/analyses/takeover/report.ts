@@ -13,6 +13,9 @@ import type { Candidate, CandidateType, Confidence, TakeoverFinding, TakeoverRep
 
 export const SEVERITY_OF: Readonly<Record<Confidence, Severity>> = { confirmed: "critical", potential: "high", unlikely: "low" }
 
+/** Candidates are listed most certain first, then by name. */
+const CONFIDENCE_RANK: Readonly<Record<Confidence, number>> = { confirmed: 2, potential: 1, unlikely: 0 }
+
 const RECOMMENDATION: Readonly<Record<CandidateType, string>> = {
   cname_unclaimed:
     "Remove DNS records that point to resources you no longer hold at a hosting service, or claim the resource again; when retiring a resource, remove the DNS record first.",
@@ -72,7 +75,7 @@ export const takeoverReport = (input: {
   timings_ms: input.timings_ms,
   names_checked: input.names.names.length,
   sources: input.names.sources,
-  candidates: input.outcome.candidates,
+  candidates: [...input.outcome.candidates].sort((a, b) => CONFIDENCE_RANK[b.confidence] - CONFIDENCE_RANK[a.confidence] || a.name.localeCompare(b.name) || a.type.localeCompare(b.type)),
   providers_known: FINGERPRINTS.length,
   ...summarize(input.outcome.candidates),
   limitations: [...input.names.limitations, ...(input.limitations ?? []), ...input.outcome.limitations]

@@ -65,5 +65,5 @@ export const TakeoverReport = Schema.Struct({
   grade: Grade,
   recommendations: Strings,
   limitations: Strings
-}).annotations({ identifier: "TakeoverReport" })
+})
 export type TakeoverReport = typeof TakeoverReport.Type

@@ -1,17 +1,17 @@
 /**
- * Zone Hygiene: enumerate the authoritative nameservers, then run the nine checks of SPEC.md
- * concurrently, each bounded in time. A check that fails or runs out of time becomes
+ * Zone Hygiene: enumerate the authoritative nameservers, then run the nine checks
+ * (docs/operations/zone-hygiene.md) concurrently, each bounded in time. A check that fails or runs out of time becomes
  * `{ incomplete }` (a limitation and an info finding in the report), never a 500.
  * Nameserver addresses pass the target guard's classification: non-public addresses are not
  * queried unless ALLOW_PRIVATE_TARGETS, cloud metadata addresses never.
  * Outbound limits (limits.ts, docs/security.md): at most ZONE_AUDIT_MAX_NS_ADDRESSES addresses
  * queried directly, a per-address query rate, audit slots per organization and per instance,
  * and one report per zone for ZONE_AUDIT_CACHE_TTL_S (concurrent audits of a zone share one).
- * When the service's own resolvers do not answer, the audit is 502 upstream_unavailable.
- * DECISIONS "Domain parameters": whenever the zone's NS lookup or its DNSSEC chain fails, the
- * resolvers are asked for the root (NS and DNSKEY of "."); if they cannot answer that either, the
- * failure is theirs (502), never a finding against the zone. An apex NXDOMAIN while the root
- * resolves is 404 not_found; an apex SERVFAIL while it resolves is the zone's own fault (a report).
+ * When the service's own resolvers do not answer, the audit is 502 upstream_unavailable
+ * (docs/dns.md, "Own resolver health"): whenever the zone's NS lookup or its DNSSEC chain fails,
+ * ResolverHealth is asked whether the resolvers answer for the root (NS and DNSKEY of "."); if
+ * not, the failure is theirs (502), never a finding against the zone. An apex NXDOMAIN while the
+ * root resolves is 404 not_found; an apex SERVFAIL while it resolves is the zone's own fault (a report).
  * The DNS lookups live in gather/, the judging in analyze.ts and checks/ (pure); this module
  * bounds, times, limits and caches the run.
  */
@@ -21,13 +21,14 @@ import { CtAggregator } from "../../adapters/ct/CtAggregator"
 import { DnssecValidator } from "../../adapters/dnssec/DnssecValidator"
 import { NotFound, RateLimited, UpstreamUnavailable } from "../../kernel/errors"
 import { DnsFailure, DnsResolver, type DnsError } from "../../adapters/dns/DnsResolver"
+import { ResolverHealth } from "../../adapters/dns/ResolverHealth"
 import { analyze, type Incomplete, type ZoneHygieneReport } from "./analyze"
 import { norm } from "./model/answers"
 import { failureReason } from "./model/observations"
 import { caaLookup } from "./gather/caa"
 import type { Gatherer, Target } from "./gather/context"
 import { axfrProbe, recursionProbe } from "./gather/nameserverProbes"
-import { disallowed, enumerate, resolversFailed, rootAnswers, targets } from "./gather/nameservers"
+import { disallowed, enumerate, targets } from "./gather/nameservers"
 import { sensitiveProbe, wildcardProbe } from "./gather/names"
 import { apexSoa, soaAnswers } from "./gather/soa"
 import { makeAuditSlots, makeDestinationLimiter, makeSharedCache } from "./model/limits"
@@ -42,6 +43,7 @@ export interface ZoneHygieneShape {
 export const makeZoneHygiene = Effect.gen(function*() {
   const config = yield* AppConfig
   const resolver = yield* DnsResolver
+  const health = yield* ResolverHealth
   const validator = yield* DnssecValidator
   const ct = yield* CtAggregator
   const timeoutMs = config.dnsTimeoutMs
@@ -50,6 +52,7 @@ export const makeZoneHygiene = Effect.gen(function*() {
   const slots = yield* makeAuditSlots({ overall: config.zoneAuditConcurrency, perOrg: config.zoneAuditConcurrencyPerOrg, queueMs: config.zoneAuditQueueMs })
   const g: Gatherer = {
     resolver,
+    health,
     recursive: config.dnsResolvers,
     authPort: config.dnsAuthPort,
     timeoutMs,
@@ -100,8 +103,8 @@ export const makeZoneHygiene = Effect.gen(function*() {
       check("caa", () => caaLookup(g, ct, zone))
     ], { concurrency: "unbounded" })
     // A chain that fails at the root's own keys is the resolvers' failure, not the zone's.
-    if (!("incomplete" in dnssec) && (dnssec.status === "bogus" || dnssec.status === "indeterminate") && !(yield* rootAnswers(g))) {
-      return yield* resolversFailed(zone, `no DNSKEY of the root: ${dnssec.reason ?? dnssec.status}`)
+    if (!("incomplete" in dnssec) && (dnssec.status === "bogus" || dnssec.status === "indeterminate")) {
+      yield* health.confirm(zone, { dnssec: true })
     }
     timings.total = (yield* Clock.currentTimeMillis) - t0
     const report = analyze({

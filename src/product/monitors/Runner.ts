@@ -2,11 +2,14 @@
  * One monitor run: the kind's service (src/product/monitors/kindTable.ts) behind the target
  * guard and a deadline, judged by the monitor's conditions, metered as one request of category
  * `monitors` (quota and request log), and handed to the result writer. When the organization's
- * quota is used up the run is skipped: no result, no alert, its claim freed.
+ * quota is used up the run is skipped: no result, no alert, its claim freed. A run that could not
+ * be made because the service's own DNS resolvers cannot answer for the root zone is skipped the
+ * same way (it says nothing about the target; docs/monitors.md), and logged with status 502.
  */
 import { Clock, Duration, Effect } from "effect"
 import type { Organization } from "../accounts/Keys"
 import { AppConfig } from "../../platform/Config"
+import { OwnResolversDown } from "../../adapters/dns/ResolverHealth"
 import { workSignal } from "../../platform/jitPolicy"
 import { Quota } from "../metering/Quota"
 import { RequestLog } from "../metering/RequestLog"
@@ -20,8 +23,16 @@ import { vetUrl } from "./model/target"
 const messageOf = (e: unknown) =>
   typeof e === "object" && e !== null && "message" in e ? String((e as { message: unknown }).message) : String(e)
 
-/** Guard, service, deadline and verdict; never fails (a failed check is a run that is not ok). */
-export const judge = (m: MonitorRow) =>
+/** A run the service could not make for a fault of its own: no verdict on the target. */
+export interface Unjudged {
+  readonly unjudged: string
+}
+
+/**
+ * Guard, service, deadline and verdict; never fails (a failed check is a run that is not ok,
+ * unless its failure is the service's own resolvers': Unjudged).
+ */
+export const judge = (m: MonitorRow): Effect.Effect<Verdict | Unjudged, never, AppConfig | MonitorRunServices> =>
   Effect.gen(function*() {
     const spec = kindTable[m.kind]
     const previous: Baseline | null = m.baseline === null ? null : JSON.parse(m.baseline)
@@ -36,7 +47,9 @@ export const judge = (m: MonitorRow) =>
       Effect.either
     )
     const now = yield* Clock.currentTimeMillis
-    if (outcome._tag === "Left") return failedRun(messageOf(outcome.left), previous)
+    if (outcome._tag === "Left") {
+      return outcome.left instanceof OwnResolversDown ? { unjudged: outcome.left.message } : failedRun(messageOf(outcome.left), previous)
+    }
     return spec.evaluate(conditions, outcome.right, previous, now)
   })
 
@@ -53,8 +66,9 @@ export const runMonitor = (m: MonitorRow, org: Organization | undefined, schedul
     workSignal.work()
     const startedAt = yield* Clock.currentTimeMillis
     const t0 = performance.now()
-    const verdict: Verdict = yield* judge(m)
+    const verdict = yield* judge(m)
     const durationMs = performance.now() - t0
+    const unjudged = "unjudged" in verdict
     yield* Effect.flatMap(RequestLog, (log) =>
       log.record({
         orgId: m.org_id,
@@ -62,10 +76,11 @@ export const runMonitor = (m: MonitorRow, org: Organization | undefined, schedul
         category: "monitors",
         method: "RUN",
         path: `/v1/monitors/${m.id}`,
-        status: 200,
+        status: unjudged ? 502 : 200,
         latencyMs: durationMs,
         cache: null,
         ts: startedAt
       }))
+    if (unjudged) return release
     return { _tag: "run", run: { monitorId: m.id, scheduledFor, startedAt, durationMs, verdict, runner, location, share } } satisfies WriterItem
   }).pipe(Effect.withSpan("Monitors.run"))

@@ -10,6 +10,7 @@ import { dnsRecordsKind } from "./kinds/dnsRecords"
 import { dnssecKind } from "./kinds/dnssec"
 import { domainExpiryKind } from "./kinds/domainExpiry"
 import { emailSecurityKind, tlsKind } from "./kinds/security"
+import { takeoverKind } from "./kinds/takeover"
 
 export const kindTable = {
   http_check: httpCheckKind,
@@ -21,7 +22,8 @@ export const kindTable = {
   dns_records: dnsRecordsKind,
   dnssec: dnssecKind,
   email_security: emailSecurityKind,
-  tls: tlsKind
+  tls: tlsKind,
+  takeover: takeoverKind
 } satisfies Record<MonitorKind, KindSpec<any>>
 
 export { MonitorKind }

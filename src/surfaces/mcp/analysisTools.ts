@@ -27,11 +27,15 @@ import { TlsReport } from "../../analyses/tls/schema"
 import { TlsScan } from "../../analyses/tls/TlsScan"
 import { TlsScanInputs } from "../api/tls"
 import { tlsScan } from "../handlers/tls"
+import { TakeoverReport } from "../../analyses/takeover/schema"
+import type { SubdomainTakeover } from "../../analyses/takeover/SubdomainTakeover"
+import { TakeoverInputs } from "../api/takeover"
+import { subdomainTakeover } from "../handlers/takeover"
 import { httpCheckText } from "./summaries"
 import { defineTool, McpCaller, type ToolDefinition } from "./tool"
 
 export const makeAnalysisTools = Effect.gen(function*() {
-  const context = yield* Effect.context<HttpProbe | CtAggregator | AppConfig | EmailSecurity | TlsScan>()
+  const context = yield* Effect.context<HttpProbe | CtAggregator | AppConfig | EmailSecurity | TlsScan | SubdomainTakeover>()
   const waf = yield* WafDetection
   const freshness = yield* ContentFreshness
   const zone = yield* ZoneHygiene
@@ -122,5 +126,17 @@ export const makeAnalysisTools = Effect.gen(function*() {
       `TLS scan of ${r.host}:${r.port} (${r.ip}): grade ${r.grade} (score ${r.score}); protocols ${Object.entries(r.protocols).filter(([, on]) => on).map(([v]) => v).join(", ") || "none"}; ${r.findings.length} finding(s)`
   })
 
-  return [httpCheckTool, wafTool, freshnessTool, zoneTool, ctTool, emailTool, tlsTool] as ReadonlyArray<ToolDefinition>
+  const takeoverTool = defineTool({
+    name: "subdomain_takeover",
+    title: "Subdomain takeover and dangling DNS",
+    description:
+      "Find names under a domain that a stranger could take over: a CNAME to a hosting service's resource nobody holds any more (a deleted S3 bucket, GitHub Pages site, Heroku app, Azure resource: `cname_unclaimed`, judged by the service's own \"no such resource\" answer or NXDOMAIN), a CNAME, delegation, MX host or SPF include under a registered domain that does not exist (`cname_dangling`, `ns_dangling`, `mx_dangling`, `spf_dangling`), or a delegation no name server serves (`ns_dangling`). Checks the domain, names from CT logs, a zone transfer where allowed, a built-in list of common labels and `names` (extra names under the domain, at most 100). Use it to audit a domain's DNS for takeover risk. Takes a few seconds (every name resolved, services asked over HTTP). Main fields: `candidates[]` (name, type, target, chain, provider, evidence, confidence confirmed/potential/unlikely), `names_checked`, `sources`, `grade`/`score`, `findings`, `limitations` (names that could not be judged).",
+    input: TakeoverInputs.json,
+    output: TakeoverReport,
+    run: (args) => subdomainTakeover(args).pipe(Effect.provide(context)),
+    summary: (r) =>
+      `Subdomain takeover check of ${r.domain}: ${r.names_checked} name(s) checked, grade ${r.grade} (score ${r.score}); ${r.candidates.length === 0 ? "no candidate" : r.candidates.map((c) => `${c.name} ${c.type} → ${c.target} (${c.confidence})`).join("; ")}`
+  })
+
+  return [httpCheckTool, wafTool, freshnessTool, zoneTool, ctTool, emailTool, tlsTool, takeoverTool] as ReadonlyArray<ToolDefinition>
 })

@@ -23,6 +23,7 @@ import { consoleRoutes } from "../console/http"
 import { CtAggregator } from "../../adapters/ct/CtAggregator"
 import { CtLive } from "../handlers/ct"
 import { DnsResolver } from "../../adapters/dns/DnsResolver"
+import { ResolverHealth } from "../../adapters/dns/ResolverHealth"
 import { DnsLive } from "../handlers/dns"
 import { ZoneHygiene } from "../../analyses/zone/ZoneHygiene"
 import { DnssecValidator } from "../../adapters/dnssec/DnssecValidator"
@@ -63,6 +64,8 @@ import { TlsScan } from "../../analyses/tls/TlsScan"
 import { TlsLive } from "../handlers/tls"
 import { SecurityHeadersLive } from "../handlers/headers"
 import { HttpSecurityGrade } from "../../analyses/observatory/HttpSecurityGrade"
+import { SubdomainTakeover } from "../../analyses/takeover/SubdomainTakeover"
+import { TakeoverLive } from "../handlers/takeover"
 
 /** Routes mounted beside the HttpApi (raw handlers). */
 export const rawRoutes: ReadonlyArray<RawRoute> = [...mcpRawRoutes]
@@ -88,16 +91,16 @@ const CtWithinDeadline = CtAggregator.Live.pipe(
  * nodes"): so here and in `AppLive` dependencies are provided a level at a time, and the routes
  * beside the HttpApi share one layer.
  */
-export const ServicesLive = Layer.mergeAll(Bearer.Default, Accounts.Default, AuditTokensLive, ZoneHygiene.Live, EmailSecurity.Live, TlsScan.Live).pipe(
+export const ServicesLive = Layer.mergeAll(Bearer.Default, Accounts.Default, AuditTokensLive, ZoneHygiene.Live, EmailSecurity.Live, TlsScan.Live, SubdomainTakeover.Live).pipe(
   Layer.provideMerge(Layer.mergeAll(
     Keys.Default, KeyActivity.Default, Quota.Default, RequestLog.Default, OperationsLive,
-    HttpProbe.Live, DnssecValidator.Live, CtWithinDeadline, TlsWire.Live
+    HttpProbe.Live, DnssecValidator.Live, CtWithinDeadline, TlsWire.Live, ResolverHealth.Live
   )),
   Layer.provideMerge(Layer.mergeAll(SqlLive, DnsResolver.Live))
 )
 
 /** The REST groups, over the services below (provided once, with the analyses MCP shares). */
-const GroupsLive = Layer.mergeAll(AccountLive, SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive, MonitorsLive, LocationsLive, EmailLive, TlsLive, SecurityHeadersLive)
+const GroupsLive = Layer.mergeAll(AccountLive, SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive, MonitorsLive, LocationsLive, EmailLive, TlsLive, SecurityHeadersLive, TakeoverLive)
 
 /**
  * Background fibers (alert evaluator and outbox, request-log pruning, monitor scheduler), scoped

@@ -7,6 +7,7 @@ import { Schema } from "effect"
 import type { WebIpv6Observation, NameserverIpv6 } from "../../../src/analyses/audit/ipv6"
 import type { WebReach } from "../../../src/analyses/audit/judge"
 import { BlocklistReport } from "../../../src/analyses/blocklist/schema"
+import { TakeoverReport } from "../../../src/analyses/takeover/schema"
 import { EmailSecurityReport } from "../../../src/analyses/mail/schema"
 import { SecurityHeadersReport } from "../../../src/analyses/observatory/schema"
 import { TlsReport } from "../../../src/analyses/tls/schema"
@@ -173,6 +174,22 @@ export const blocklist = Schema.decodeUnknownSync(BlocklistReport)({
   ],
   listed_count: 0,
   checked_at: "2026-05-01T10:00:00.000Z",
+  limitations: []
+})
+
+/** A clean domain's takeover report (no candidate). */
+export const takeover = Schema.decodeUnknownSync(TakeoverReport)({
+  domain: "good.lab",
+  checked_at: "2026-05-01T10:00:00.000Z",
+  timings_ms: { sources: 40, wildcards: 41, names: 300, total: 301 },
+  names_checked: 112,
+  sources: { ct: 3, zone_transfer: 0, wordlist: 110, given: 0 },
+  candidates: [],
+  providers_known: 97,
+  findings: [],
+  score: 100,
+  grade: "A",
+  recommendations: [],
   limitations: []
 })
 

@@ -98,7 +98,7 @@ describe("the audit", () => {
       checked_at: "2026-05-01T10:00:00.000Z",
       timings_ms: { total: 900, web: 800, mail: 600, dns: 700, exposure: 850 },
       ...s,
-      reports: { security_headers: fx.securityHeaders, tls: fx.tls, email: fx.email, zone_hygiene: fx.zone, takeover: { candidates: [] }, blocklist: fx.blocklist }
+      reports: { security_headers: fx.securityHeaders, tls: fx.tls, email: fx.email, zone_hygiene: fx.zone, takeover: fx.takeover, blocklist: fx.blocklist }
     }
     const wire = Schema.encodeSync(DomainAuditReport)(report)
     expect(Schema.decodeUnknownSync(DomainAuditReport)(JSON.parse(JSON.stringify(wire)))).toEqual(report)

@@ -94,6 +94,18 @@ describe("cname_dangling", () => {
   })
 })
 
+describe("an NXDOMAIN means free at the service only at the service's own name", () => {
+  test("through an NXDOMAIN-evidence service to a name elsewhere that is NXDOMAIN: judged by that name's registration", () => {
+    // The Traffic Manager name exists (it has a CNAME); the end is under a domain nobody holds.
+    const hops = chain(["app.victim.example", "victim.trafficmanager.net", "origin.expired-host.example"], "NXDOMAIN")
+    expect(plan(hops, []).registeredDomainOf).toBe("origin.expired-host.example")
+    const o = name(["app.victim.example"], { hops, addresses: [], registered: { domain: "expired-host.example", exists: false } })
+    expect(classifyName(o).candidates.map((c) => [c.type, c.target, c.provider])).toEqual([["cname_dangling", "origin.expired-host.example", "Microsoft Azure Traffic Manager"]])
+    // The same chain when that domain exists: no candidate (the service's name is held).
+    expect(classifyName({ ...o, registered: { domain: "expired-host.example", exists: true } })).toEqual({ candidates: [], limitations: [] })
+  })
+})
+
 describe("no candidate", () => {
   test.each([
     ["a claimed resource: the service serves a site", name(["blog.victim.example", "victim.github.io"], { http: { https: page(200, "<html><title>Victim blog</title></html>") } })],
@@ -125,6 +137,16 @@ describe("limitations, never candidates", () => {
       "the registered domain's existence is unknown",
       name(["c.victim.example"], { hops: chain(["c.victim.example", "c.maybe.example"], "NXDOMAIN"), registered: { domain: "maybe.example", exists: null } }),
       "c.victim.example: its CNAME target c.maybe.example is NXDOMAIN but whether its registered domain exists could not be told; not judged"
+    ],
+    [
+      "a CNAME loop",
+      name(["e.victim.example"], { hops: [{ name: "e.victim.example", rcode: "NOERROR", cname: "f.victim.example" }, { name: "f.victim.example", rcode: "NOERROR", cname: "e.victim.example" }, { name: "e.victim.example", rcode: "LOOP", cname: null }] }),
+      "e.victim.example: the lookup of e.victim.example leads back into its own CNAME chain (a loop); not judged"
+    ],
+    [
+      "a chain too long to follow",
+      name(["g.victim.example"], { hops: [...chain(["g.victim.example", "h1.example", "h2.example"]).slice(0, 2), { name: "h2.example", rcode: "TOO_LONG", cname: null }] }),
+      "g.victim.example: the lookup of h2.example leads to a CNAME chain too long to follow; not judged"
     ],
     [
       "the service gave no HTTP answer",

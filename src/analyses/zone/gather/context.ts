@@ -2,6 +2,7 @@
 import type { Effect } from "effect"
 import type { ResolverAddress } from "../../../platform/Config"
 import type { DnsError, DnsResolverShape } from "../../../adapters/dns/DnsResolver"
+import type { ResolverHealthShape } from "../../../adapters/dns/ResolverHealth"
 
 /** One (nameserver, address) pair queried directly. */
 export interface Target {
@@ -12,6 +13,8 @@ export interface Target {
 
 export interface Gatherer {
   readonly resolver: DnsResolverShape
+  /** Asked before a failing or negative answer is blamed on the zone (docs/dns.md, "Own resolver health"). */
+  readonly health: ResolverHealthShape
   /** The configured recursive resolvers (asked for the SOA next to the authoritative servers). */
   readonly recursive: ReadonlyArray<ResolverAddress>
   readonly authPort: number

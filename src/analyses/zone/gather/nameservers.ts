@@ -6,7 +6,7 @@
 import { Effect } from "effect"
 import { recordsOf } from "../../../adapters/dns/DnsResolver"
 import { classifyAddress } from "../../../adapters/probe/guard"
-import { NotFound, UpstreamUnavailable } from "../../../kernel/errors"
+import { NotFound } from "../../../kernel/errors"
 import { errText, norm } from "../model/answers"
 import { capTargets } from "../model/limits"
 import type { NameserverObservation } from "../model/observations"
@@ -20,33 +20,17 @@ export const disallowed = (allowPrivateTargets: boolean) => (ip: string): string
   return null
 }
 
-/** Can the service's resolvers answer for the root zone itself (its NS and DNSKEY sets)? */
-export const rootAnswers = (g: Gatherer) =>
-  Effect.all([
-    g.resolver.query({ name: ".", type: "NS" }),
-    g.resolver.query({ name: ".", type: "DNSKEY", dnssec: true })
-  ], { concurrency: 2 }).pipe(
-    Effect.map(([ns, keys]) =>
-      ns.rcode === "NOERROR" && ns.answers.some((a) => a.type === "NS") && keys.rcode === "NOERROR" && keys.answers.some((a) => a.type === "DNSKEY")
-    ),
-    Effect.orElseSucceed(() => false)
-  )
-
-/** The service's resolvers failed, not the zone (DECISIONS "Domain parameters"): 502. */
-export const resolversFailed = (zone: string, what: string) =>
-  new UpstreamUnavailable({ message: `the service's DNS resolvers cannot answer for the root zone (${what}); no report can be made for ${zone}` })
-
 export const enumerate = (g: Gatherer, allowed: (ip: string) => string | null, zone: string) =>
   Effect.gen(function*() {
     const ans = yield* Effect.either(g.resolver.query({ name: zone, type: "NS" }))
-    // Broken zone or broken resolver? Ask the resolvers for the root: if they cannot answer
-    // that either, nothing can be judged about the zone.
+    // Broken zone or broken resolver? The resolvers must answer for the root (its NS and
+    // DNSKEY) before the zone is blamed; otherwise nothing can be judged about it (502).
     if (ans._tag === "Left") {
-      if (!(yield* rootAnswers(g))) return yield* resolversFailed(zone, errText(ans.left))
+      yield* g.health.confirm(zone, { dnssec: true })
       return { nsError: errText(ans.left), nameservers: [] as Array<NameserverObservation> }
     }
     if (ans.right.rcode === "NXDOMAIN") {
-      if (!(yield* rootAnswers(g))) return yield* resolversFailed(zone, `NXDOMAIN for ${zone}`)
+      yield* g.health.confirm(zone, { dnssec: true })
       return yield* new NotFound({ message: `zone ${zone} does not exist (the DNS answers NXDOMAIN for it)` })
     }
     const names = [...new Set(recordsOf(ans.right.answers, "NS").filter((a) => norm(a.name) === zone).map((a) => norm(a.data)))].slice(0, 13)

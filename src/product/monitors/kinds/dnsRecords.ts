@@ -1,11 +1,14 @@
 /**
- * `dns_records` (DECISIONS.md, Monitors: more kinds): one record type of a name through the
+ * `dns_records` (docs/operations/monitors.md, "Kinds"): one record type of a name through the
  * configured recursive resolvers, as a sorted list of presentation strings; `changed` compares
  * with the previous run's answer, `expected` with a given one. NXDOMAIN is an empty answer (a
- * name that vanished is a change); any other error rcode or no answer is a failed run.
+ * name that vanished is a change); any other error rcode or no answer is a failed run. Either is
+ * the name's own only when the service's resolvers answer for the root (ResolverHealth, docs/dns.md
+ * "Own resolver health"); otherwise the run records nothing against it (docs/monitors.md).
  */
 import { Effect, Schema } from "effect"
 import { type DnsRecord, DnsResolver, requireNoError, txtText, typeNameOf } from "../../../adapters/dns/DnsResolver"
+import { ResolverHealth } from "../../../adapters/dns/ResolverHealth"
 import type { Baseline, Verdict } from "../model/analyze"
 import { domainTarget, httpsUrlOf } from "../model/target"
 import { defineKind } from "../model/kindSpec"
@@ -106,7 +109,9 @@ export const dnsRecordsKind = defineKind<DnsRecordsConditions>({
     Effect.gen(function*() {
       const type = c.record_type ?? "A"
       const resolver = yield* DnsResolver
-      const ans = yield* Effect.flatMap(resolver.query({ name, type }), (a) => requireNoError(a, name, true))
+      const health = yield* ResolverHealth
+      const answered = yield* health.guard(name, resolver.query({ name, type }), (a) => a.rcode !== "NOERROR")
+      const ans = yield* requireNoError(answered, name, true)
       const answer = [...new Set(ans.answers.filter((r) => typeNameOf(r) === type).map(presentRecord))].sort()
       return { name, record_type: type, answer } satisfies DnsRecordsReport
     }),

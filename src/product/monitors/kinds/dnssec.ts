@@ -1,13 +1,16 @@
 /**
- * `dnssec` (DECISIONS.md, Monitors: more kinds): the zone's chain of trust by the service's own
+ * `dnssec` (docs/operations/monitors.md, "Kinds"): the zone's chain of trust by the service's own
  * validator (src/dnssec), and the earliest expiration of the signatures over the apex SOA,
  * DNSKEY and NS RRsets (each verified against the zone's keys, RFC 4035 §5.3), the signatures
- * whose lapse takes the whole zone down.
+ * whose lapse takes the whole zone down. A chain that is not secure is the zone's only when the
+ * service's resolvers answer for the root's NS and DNSKEY (ResolverHealth, docs/dns.md "Own
+ * resolver health"); otherwise the run records nothing against it (docs/monitors.md).
  */
 import { Clock, Effect, Schema } from "effect"
 import { dataOf, DnsResolver } from "../../../adapters/dns/DnsResolver"
 import { normName, sigTime } from "../../../adapters/dnssec/crypto"
 import { DnssecValidator, rrsigsOf, verifyRRset } from "../../../adapters/dnssec/DnssecValidator"
+import { ResolverHealth } from "../../../adapters/dns/ResolverHealth"
 import type { Baseline, Verdict } from "../model/analyze"
 import { domainTarget, httpsUrlOf } from "../model/target"
 import { defineKind } from "../model/kindSpec"
@@ -81,7 +84,8 @@ export const dnssecKind = defineKind<DnssecConditions>({
   run: (target) =>
     Effect.gen(function*() {
       const zone = normName(target)
-      const result = yield* Effect.flatMap(DnssecValidator, (v) => v.validateZone(zone))
+      const health = yield* ResolverHealth
+      const result = yield* health.guard(zone, Effect.flatMap(DnssecValidator, (v) => v.validateZone(zone)), (r) => r.status !== "secure", { dnssec: true })
       const now = yield* Clock.currentTimeMillis
       const apex = result.status === "secure" ? yield* apexExpirations(zone, Math.floor(now / 1000)) : []
       const times = apex.flatMap((a) => (a.expiration === null ? [] : [a.expiration >>> 0]))

@@ -38,6 +38,8 @@ export interface Baseline {
   readonly answer?: ReadonlyArray<string>
   /** email_security: the records `record_changed` watches, as the last run saw them. */
   readonly records?: { readonly spf: string | null; readonly dmarc: string | null; readonly mta_sts_id: string | null }
+  /** takeover: the candidates of the last run (type, name, target, confidence). */
+  readonly candidate_keys?: ReadonlyArray<string>
 }
 
 export interface Verdict {

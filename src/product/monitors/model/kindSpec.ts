@@ -6,6 +6,7 @@
 import type { Effect, Schema } from "effect"
 import type { CtAggregator } from "../../../adapters/ct/CtAggregator"
 import type { DnsResolver } from "../../../adapters/dns/DnsResolver"
+import type { ResolverHealth } from "../../../adapters/dns/ResolverHealth"
 import type { ZoneHygiene } from "../../../analyses/zone/ZoneHygiene"
 import type { DnssecValidator } from "../../../adapters/dnssec/DnssecValidator"
 import type { CertInspector } from "../../../adapters/x509/CertInspector"
@@ -16,6 +17,7 @@ import type { HttpProbe } from "../../../adapters/probe/HttpProbe"
 import type { WafDetection } from "../../../analyses/waf/WafDetection"
 import type { EmailSecurity } from "../../../analyses/mail/EmailSecurity"
 import type { TlsScan } from "../../../analyses/tls/TlsScan"
+import type { SubdomainTakeover } from "../../../analyses/takeover/SubdomainTakeover"
 
 /** Every service a run of any kind may use (provided by the scheduler's layer). */
 export type MonitorRunServices =
@@ -26,16 +28,18 @@ export type MonitorRunServices =
   | WafDetection
   | Rdap
   | DnsResolver
+  | ResolverHealth
   | DnssecValidator
   | EmailSecurity
   | TlsScan
+  | SubdomainTakeover
 
 export interface KindSpec<C> {
   /** The conditions the kind accepts; names it does not know are refused (400). */
   readonly conditions: Schema.Schema<C, any>
   /** The conditions a monitor gets when it names none. */
   readonly defaults: C
-  /** The minimum interval, as a multiple of MONITOR_MIN_INTERVAL_S (DECISIONS.md: 1 or 10). */
+  /** The minimum interval, as a multiple of MONITOR_MIN_INTERVAL_S (docs/operations/monitors.md: 1 or 10). */
   readonly minIntervalFactor: number
   /** The stored form of a target, or why it is not one for this kind. */
   readonly target: (raw: string) => TargetResult

@@ -3,6 +3,7 @@ import { get, messageOf, qs } from "../api"
 import { errorBox, field, h, replace } from "../dom"
 import { ctReport, emailReport, freshnessReport, httpCheckReport, rawJson, wafReport, zoneReport } from "./reports"
 import { headersReport, tlsReport } from "./securityReports"
+import { takeoverReport } from "./takeoverReport"
 import type { View } from "./types"
 
 type Values = Record<string, string | boolean>
@@ -79,6 +80,16 @@ const OPERATIONS: ReadonlyArray<Operation> = [
     path: "/v1/security/headers",
     fields: [{ name: "url", label: "URL or domain", placeholder: "https://example.com/", required: true }],
     render: headersReport
+  },
+  {
+    id: "takeover",
+    label: "Subdomain takeover",
+    path: "/v1/security/takeover",
+    fields: [
+      { name: "domain", label: "Domain", placeholder: "example.com", required: true },
+      { name: "names", label: "Extra names (comma list, optional)", placeholder: "old-shop.example.com,promo.example.com" }
+    ],
+    render: takeoverReport
   },
   {
     id: "ct",

@@ -112,6 +112,12 @@ export const KINDS: Record<string, KindForm> = {
       { name: "grade_below", label: "Grade below", type: "choice", options: ["A+", "A", "A-", "B", "C", "D", "E", "F"], optional: true },
       { name: "protocol_enabled", label: "Protocols that must be off", type: "list", hint: "one per line: ssl3, tls1_0, tls1_1, tls1_2, tls1_3" }
     ]
+  },
+  takeover: {
+    label: "Subdomain takeover",
+    target: "example.com",
+    factor: 10,
+    conditions: [{ name: "new_candidate_confidence_at_least", label: "New candidate of confidence", type: "choice", options: ["confirmed", "potential", "unlikely"], optional: true }]
   }
 }
 
