@@ -80,6 +80,8 @@ const program = Effect.suspend(() => {
     Effect.provide(BunContext.layer)
   )
 }).pipe(
+  // Inside the failure handler, so a refused setting (INSTANCE_LOCATION=EU, …) is its one line too.
+  Effect.provide(ConfigAndLoggingLive),
   Effect.as(0),
   Effect.catchAllCause((cause) => {
     if (Cause.isInterruptedOnly(cause)) return Effect.succeed(0)
@@ -89,7 +91,6 @@ const program = Effect.suspend(() => {
 )
 
 program.pipe(
-  Effect.provide(ConfigAndLoggingLive),
   BunRuntime.runMain({
     disableErrorReporting: true,
     disablePrettyLogger: true,

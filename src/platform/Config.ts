@@ -146,7 +146,15 @@ export interface AppConfigShape {
   readonly dnsblTestTtlS: number
   /** DNS lookups of lookalike permutations in flight at once on this instance (LOOKALIKES_DNS_CONCURRENCY, default 128, 1-1024). */
   readonly lookalikesDnsConcurrency: number
+  /**
+   * The location this instance runs monitors from (INSTANCE_LOCATION, default `default`): instances
+   * sharing a database and a name are that location's workers (docs/monitors.md, "Several locations").
+   */
+  readonly instanceLocation: string
 }
+
+/** A location name: 1-32 characters of a-z, 0-9 and `-` (docs/operations/locations.md). */
+export const LOCATION_NAME = /^[a-z0-9-]{1,32}$/
 
 const config = Config.all({
   port: Config.integer("PORT").pipe(Config.withDefault(8080)),
@@ -222,6 +230,10 @@ const config = Config.all({
   lookalikesDnsConcurrency: Config.integer("LOOKALIKES_DNS_CONCURRENCY").pipe(
     Config.withDefault(128),
     Config.validate({ message: "LOOKALIKES_DNS_CONCURRENCY must be 1-1024", validation: (n) => n >= 1 && n <= 1024 })
+  ),
+  instanceLocation: Config.string("INSTANCE_LOCATION").pipe(
+    Config.withDefault("default"),
+    Config.validate({ message: "INSTANCE_LOCATION must be 1-32 characters of a-z, 0-9 and -", validation: (s) => LOCATION_NAME.test(s) })
   )
 })
 

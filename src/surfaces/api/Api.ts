@@ -15,6 +15,7 @@ import { CtApi } from "./ct"
 import { DnsApi } from "./dns"
 import { FreshnessApi } from "./freshness"
 import { MonitorsApi } from "./monitors"
+import { LocationsApi } from "./locations"
 import { NetworkApi } from "./network"
 import { SystemApi } from "./system"
 import { WafApi } from "./waf"
@@ -35,6 +36,7 @@ export class Api extends HttpApi.make("domain-intel")
   .add(WafApi)
   .add(AccountApi)
   .add(MonitorsApi)
+  .add(LocationsApi)
   .add(EmailApi)
   .add(TlsApi)
   .add(SecurityHeadersApi)

@@ -44,6 +44,7 @@ import { CtHistory } from "../../adapters/ct/CtHistory"
 import { mcpRawRoutes } from "../mcp/route"
 import { mcpLazyRoute } from "../mcp/lazy"
 import { MonitorsLive } from "../handlers/monitors"
+import { LocationsLive } from "../handlers/locations"
 import { MonitorsWorkers } from "../../product/monitors/Scheduler"
 import { cors } from "./cors"
 import { metricsRoute } from "./metricsRoute"
@@ -101,7 +102,7 @@ export const ServicesLive = Layer.mergeAll(Bearer.Default, Accounts.Default, Aud
 )
 
 /** The REST groups, over the services below (provided once, with the analyses MCP shares). */
-const GroupsLive = Layer.mergeAll(AccountLive, SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive, MonitorsLive, EmailLive, TlsLive, SecurityHeadersLive, TakeoverLive, LookalikesLive)
+const GroupsLive = Layer.mergeAll(AccountLive, SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive, MonitorsLive, LocationsLive, EmailLive, TlsLive, SecurityHeadersLive, TakeoverLive, LookalikesLive)
 
 /**
  * Background fibers (alert evaluator and outbox, request-log pruning, monitor scheduler), scoped

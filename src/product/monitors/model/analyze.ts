@@ -244,20 +244,42 @@ const round1 = (x: number) => Math.round(x * 10) / 10
  * 1% of the exact value of the same rank, as the analytics reports).
  */
 export const uptimeReport = (period: Period, days: ReadonlyArray<DayRollup>, incidents: ReadonlyArray<Incident>) => {
+  const { runs, ok_runs, uptime_percentage, p50_ms, p95_ms } = runFigures(days)
+  return {
+    period,
+    runs,
+    ok_runs,
+    uptime_percentage,
+    incidents: [...incidents]
+      .sort((a, b) => a.started_at - b.started_at)
+      .map((i) => ({ started_at: iso(i.started_at), ended_at: i.ended_at === null ? null : iso(i.ended_at) })),
+    p50_ms,
+    p95_ms
+  }
+}
+
+/** Runs, ok runs, uptime and duration percentiles of some daily rollups. */
+const runFigures = (days: ReadonlyArray<DayRollup>) => {
   const runs = days.reduce((n, d) => n + d.runs, 0)
   const okRuns = days.reduce((n, d) => n + d.ok_runs, 0)
   const sketch = Sketch.merge(days.map((d) => d.sketch))
   return {
-    period,
     runs,
     ok_runs: okRuns,
     uptime_percentage: runs === 0 ? null : Math.round((10_000 * okRuns) / runs) / 100,
-    incidents: [...incidents]
-      .sort((a, b) => a.started_at - b.started_at)
-      .map((i) => ({ started_at: iso(i.started_at), ended_at: i.ended_at === null ? null : iso(i.ended_at) })),
     p50_ms: sketch.count === 0 ? null : round1(Sketch.quantile(sketch, 0.5)),
     p95_ms: sketch.count === 0 ? null : round1(Sketch.quantile(sketch, 0.95))
   }
+}
+
+/**
+ * The uptime report's `by_location`: the runs each location made in the period, the listed
+ * locations first (in their order, with no runs yet too), then any other that ran the monitor
+ * (an any-location monitor's, or a location listed before), by name.
+ */
+export const byLocation = (listed: ReadonlyArray<string>, days: ReadonlyArray<DayRollup & { readonly location: string }>) => {
+  const others = [...new Set(days.map((d) => d.location))].filter((l) => !listed.includes(l)).sort()
+  return [...listed, ...others].map((location) => ({ location, ...runFigures(days.filter((d) => d.location === location)) }))
 }
 
 /** The UTC day a time falls in (the rollups' key). */
