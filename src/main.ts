@@ -1,7 +1,7 @@
 /**
- * The `domain-intel` program (DECISIONS.md "Running it" and "Second wave → Accounts"): serve
- * (default), keys, orgs, audit-tokens, migrate. Logs go to stderr as JSON; stdout carries only
- * what a script reads (a key or token alone on the last line, or a listing).
+ * The `domain-intel` program (docs/cli.md): serve (default), keys, orgs, audit-tokens, migrate.
+ * Logs go to stderr as JSON; stdout carries only what a script reads (a key or token alone on the
+ * last line, or a listing).
  *
  * Exit codes: 0 done; 1 runtime failure (database, listener, …); 2 usage error or refused
  * request (unknown command, bad option, an org on another plan, a public-suffix audit domain).

@@ -286,7 +286,7 @@ describe("content freshness over HTTP", () => {
     const missing = await svc.call("/v1/domain/content-freshness", { key })
     expect(missing.status).toBe(400)
     expect(((await missing.json()) as any).error.code).toBe("invalid_request")
-    // DECISIONS "Domain parameters": another scheme is not a host name, so invalid_request.
+    // docs/conventions.md, "The domain parameter": another scheme is not a host name, so invalid_request.
     const ftp = await fresh("ftp://example.com/")
     expect(ftp.status).toBe(400)
     expect(ftp.body.error.code).toBe("invalid_request")

@@ -1,6 +1,7 @@
 /**
- * The pure core on hand-built responses: enforcement as SPEC defines it, layers only on a
- * provider's own header/cookie evidence, pages that quote several vendors.
+ * The pure core on hand-built responses: enforcement as docs/operations/waf-detection.md
+ * ("Report") defines it, layers only on a provider's own header/cookie evidence, pages that quote
+ * several vendors.
  */
 import { describe, expect, test } from "bun:test"
 import { detectProviders, enforcementOf, type ObservedResponse, topologyOf } from "../../src/analyses/waf/analyze"

@@ -38,7 +38,8 @@ const structuredPublished = (s: RawSignal) =>
   (s.source.startsWith("meta:") || s.source.startsWith("json-ld:") || s.source.startsWith("microdata:") || s.source.startsWith("rdfa:")) && s.type === "published"
 
 /**
- * Reliability tier for a publication date (lower is better; the README (Page intelligence) has the table):
+ * Reliability tier for a publication date (lower is better; docs/page-intelligence.md, "Choosing
+ * publishDate and modifiedDate", has the table):
  * 0 complete URL date; 1 structured published (meta, JSON-LD, microdata, RDFa); 2 <time pubdate> or a
  * <time> in a date element; 3 other <time>; 4 text or a date link in a date element (a date link
  * not part of a list); 4.5 generic date metas; 5 created dates and uploadDate; 5.5 dated elements in

@@ -145,9 +145,9 @@ export class WafDetection extends Context.Tag("domain-intel/WafDetection")<WafDe
           if (!own.ok) {
             activeProbe = { probed: false, ownership_verified: false, method: null, refusal_reason: own.reason }
           } else {
-            // Canaries go only to the verified name itself (DECISIONS.md, Accounts): to the final
-            // origin when a redirect stayed on that very host (http → https), never to a sibling
-            // or parent host, nor to someone else's.
+            // Canaries go only to the verified name itself (docs/operations/waf-detection.md,
+            // "Canaries"): to the final origin when a redirect stayed on that very host
+            // (http → https), never to a sibling or parent host, nor to someone else's.
             const final = new URL(outcome.finalUrl)
             const finalHost = final.hostname.replace(/^\[|\]$/g, "").toLowerCase()
             const origin = finalHost === target.host ? final.origin : new URL(outcome.requestedUrl).origin

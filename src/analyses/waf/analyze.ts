@@ -1,7 +1,8 @@
 /**
  * WAF detection, pure core: one response (status, headers, cookies, body) matched against the
  * signature table; enforcement signal, block category, topology; canary verdicts and the active
- * probe summary; recommendations. Thresholds are documented in the README (Page intelligence).
+ * probe summary; recommendations. Thresholds are documented in docs/operations/waf-detection.md
+ * ("Report", "Provider entries") and docs/page-intelligence.md ("Detection").
  */
 import { providerCodeCategory } from "./providerCodes"
 import { type BlockCategory, type EvidenceKind, PROVIDERS, type ProviderEntry, type Role, type Signature } from "./signatures"
@@ -210,12 +211,12 @@ export const QUOTED_VENDORS = 3
 export type EnforcementSignal = "low" | "medium" | "high" | "verified"
 
 /**
- * As SPEC defines it. low: signature match only (also when nothing matched; provider_present
- * says so), whatever the status: a block status or a provider's block page is signature evidence,
- * reported through block_category; medium: a challenge cookie was set; high: the provider's own
- * header stating that the request was challenged or blocked (cf-mitigated, x-amzn-waf-action,
- * x-vercel-mitigated, …) was seen on the benign request; verified: the active probe saw at
- * least 3 of 5 canaries blocked.
+ * As docs/operations/waf-detection.md ("Report") defines it. low: signature match only (also
+ * when nothing matched; provider_present says so), whatever the status: a block status or a
+ * provider's block page is signature evidence, reported through block_category; medium: a
+ * challenge cookie was set; high: the provider's own header stating that the request was
+ * challenged or blocked (cf-mitigated, x-amzn-waf-action, x-vercel-mitigated, …) was seen on the
+ * benign request; verified: the active probe saw at least 3 of 5 canaries blocked.
  */
 export const enforcementOf = (_r: ObservedResponse, providers: ReadonlyArray<ProviderMatch>, canariesBlocked: number | null): EnforcementSignal => {
   if (canariesBlocked !== null && canariesBlocked >= 3) return "verified"

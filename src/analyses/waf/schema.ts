@@ -1,4 +1,4 @@
-/** The WAF Detection report (SPEC.md "WAF Detection"): one contract for the REST answer, the MCP tool and monitors. */
+/** The WAF Detection report (docs/operations/waf-detection.md, "Report"): one contract for the REST answer, the MCP tool and monitors. */
 import { Schema } from "effect"
 
 const N = <S extends Schema.Schema.Any>(s: S) => Schema.NullOr(s)
