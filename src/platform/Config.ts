@@ -1,5 +1,5 @@
 /**
- * Every environment variable the service reads, in one place (DECISIONS.md, "Configuration").
+ * Every environment variable the service reads, in one place (docs/configuration.md).
  * Read only through Effect `Config`, so tests swap the provider instead of touching `process.env`.
  */
 import { Config, ConfigError, Context, Effect, Either, Layer, Option, type Redacted } from "effect"
@@ -29,7 +29,7 @@ export const parseResolverList = (raw: string): ReadonlyArray<ResolverAddress> =
       return { host: entry, port: 53 }
     })
 
-/** Nameservers from /etc/resolv.conf, else the public fallback DECISIONS.md names. */
+/** Nameservers from /etc/resolv.conf, else the public fallback docs/configuration.md ("DNS") names. */
 export const systemResolvers = (): string => {
   try {
     const conf = readFileSync("/etc/resolv.conf", "utf8")
@@ -103,7 +103,7 @@ export interface AppConfigShape {
   readonly logLevel: string
   readonly logFormat: string
   readonly requestLogRetentionDays: number
-  /** First retry delay of a failed webhook delivery; doubles per attempt (the README (Account analytics and alerting)). */
+  /** First retry delay of a failed webhook delivery; doubles per attempt (docs/configuration.md, "Alerts and monitors"; docs/operations/alert-rules.md, "Delivery"). */
   readonly webhookRetryBaseMs: number
   /** Shortest monitor interval (MONITOR_MIN_INTERVAL_S, default 60; zone, CT and certificate kinds 10×). */
   readonly monitorMinIntervalS: number

@@ -1,5 +1,5 @@
 /**
- * The monitor kinds (DECISIONS.md, Monitors and "Monitors: more kinds"): one entry each. The
+ * The monitor kinds (docs/operations/monitors.md, "Kinds"): one entry each. The
  * API's `kind` enumeration, the conditions accepted, the minimum interval, the guard and the run
  * all come from here, so a kind that is not in this table is not exposed.
  */

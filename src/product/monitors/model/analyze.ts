@@ -26,7 +26,7 @@ export interface Conditions {
   readonly provider_absent?: boolean
 }
 
-/** Monitors per organization (DECISIONS.md, Monitors). */
+/** Monitors per organization (docs/conventions.md, "Plans"). */
 export const monitorLimit = { free: 5, developer: 50, pro: 500, enterprise: 5_000 } as const
 
 /** What a kind remembers between runs, to tell "new" from "seen before". */

@@ -1,6 +1,6 @@
 /**
- * The monitor form, one per kind: the target and the kind's own conditions (DECISIONS.md,
- * Monitors and "Monitors: more kinds"). Create sends every field; edit sends a PATCH of the
+ * The monitor form, one per kind: the target and the kind's own conditions
+ * (docs/operations/monitors.md, "Kinds"). Create sends every field; edit sends a PATCH of the
  * fields (the kind is fixed once created). The kinds listed are the service's kind table's.
  */
 import { field, h, submitting } from "../dom"
