@@ -18,6 +18,7 @@ import type { WafDetection } from "../../../analyses/waf/WafDetection"
 import type { EmailSecurity } from "../../../analyses/mail/EmailSecurity"
 import type { TlsScan } from "../../../analyses/tls/TlsScan"
 import type { SubdomainTakeover } from "../../../analyses/takeover/SubdomainTakeover"
+import type { Lookalikes } from "../../../analyses/lookalikes/Lookalikes"
 import type { DomainAudit } from "../../../analyses/audit/DomainAudit"
 import type { AppConfigShape } from "../../../platform/Config"
 
@@ -35,6 +36,7 @@ export type MonitorRunServices =
   | EmailSecurity
   | TlsScan
   | SubdomainTakeover
+  | Lookalikes
   | DomainAudit
 
 export interface KindSpec<C> {
@@ -42,7 +44,7 @@ export interface KindSpec<C> {
   readonly conditions: Schema.Schema<C, any>
   /** The conditions a monitor gets when it names none. */
   readonly defaults: C
-  /** The minimum interval, as a multiple of MONITOR_MIN_INTERVAL_S (docs/operations/monitors.md: 1 or 10). */
+  /** The minimum interval, as a multiple of MONITOR_MIN_INTERVAL_S (docs/operations/monitors.md: 1, 10 or 60). */
   readonly minIntervalFactor: number
   /** The stored form of a target, or why it is not one for this kind. */
   readonly target: (raw: string) => TargetResult
