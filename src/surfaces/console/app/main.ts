@@ -1,11 +1,12 @@
 /**
  * The console: sign-in with an API key, then one view at a time (overview, performance, cache,
- * alerts, analyses, monitors when the API has them). Every figure comes from the public API.
+ * alerts, analyses, the domain audit, monitors when the API has them). Every figure comes from the public API.
  */
 import { ApiError, get, messageOf, request, session, setUnauthorizedHandler } from "./api"
 import { errorBox, field, h, replace } from "./dom"
 import { alertsView } from "./views/alerts"
 import { analysesView } from "./views/analyses"
+import { auditView } from "./views/audit"
 import { cacheView } from "./views/cache"
 import { monitorsView } from "./views/monitors"
 import { overviewView } from "./views/overview"
@@ -18,6 +19,7 @@ const VIEWS: ReadonlyArray<{ id: string; label: string; view: View; periodic: bo
   { id: "cache", label: "Cache", view: cacheView, periodic: true },
   { id: "alerts", label: "Alerts", view: alertsView, periodic: false },
   { id: "analyses", label: "Run an analysis", view: analysesView, periodic: false },
+  { id: "audit", label: "Audit", view: auditView, periodic: false },
   { id: "monitors", label: "Monitors", view: monitorsView, periodic: true, needsMonitors: true }
 ]
 
@@ -93,11 +95,14 @@ const shell = async (account: Ctx["account"]) => {
     current = v
     for (const b of buttons) b.setAttribute("aria-current", b.dataset.view === v.id ? "page" : "false")
     periodField.hidden = !v.periodic
-    replace(content, h("p", { class: "loading" }, "Loading…"))
+    // Each showing renders into a holder of its own: a view still loading when another is chosen
+    // writes into its detached holder, not over the view shown now.
+    const holder = h("div", {}, h("p", { class: "loading" }, "Loading…"))
+    replace(content, holder)
     try {
-      await v.view(content, ctx)
+      await v.view(holder, ctx)
     } catch (e) {
-      replace(content, errorBox(messageOf(e)))
+      replace(holder, errorBox(messageOf(e)))
     }
   }
   periodSelect.addEventListener("change", () => {
