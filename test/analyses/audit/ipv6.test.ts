@@ -103,3 +103,20 @@ describe("mail_ipv6 and dns_ipv6", () => {
     expect(dnsIpv6([ns("ns1", true), ns("ns2", false)]).detail).toBe("only ns1 answers over IPv6; no answer over IPv6 from ns2 (2001:db8::1)")
   })
 })
+
+describe("addresses the target guard refused (not contacted)", () => {
+  test("web_ipv6: undecided when a refused address is all that is left to decide; a silent one still fails", () => {
+    const refused = { address: "fd00::1", ports: [], refused: true }
+    expect(webIpv6(obs({ ipv6: [refused] }))).toEqual({ passed: null, detail: "fd00::1 is a non-public address, not contacted (ALLOW_PRIVATE_TARGETS is off)", missing: true })
+    expect(webIpv6(obs({ ipv6: [refused, { address: "2001:db8::2", ports: [] }] })).passed).toBe(false)
+    expect(webIpv6SameContent(obs({ ipv6: [refused] }))).toMatchObject({ passed: null, missing: true })
+    expect(webIpv6SameContent(obs({ ipv4: [{ address: "10.0.0.1", ports: [], refused: true }] }))).toMatchObject({ passed: null, missing: true })
+  })
+
+  test("dns_ipv6: two name servers that answer pass whatever else; otherwise a refused address leaves it undecided", () => {
+    const server = (name: string, answered: boolean | null) => ({ name, ipv6: [{ address: `fd00::${name.length}`, answered }] })
+    expect(dnsIpv6([server("ns1", true), server("ns22", true), server("ns333", null)]).passed).toBe(true)
+    expect(dnsIpv6([server("ns1", true), server("ns22", null)])).toMatchObject({ passed: null, missing: true })
+    expect(dnsIpv6([server("ns1", false), server("ns22", false)]).passed).toBe(false)
+  })
+})

@@ -242,3 +242,35 @@ describe("undecided and not applicable", () => {
     expect(result(a, "web_hsts")).toMatchObject({ passed: false })
   })
 })
+
+describe("a site that does not answer", () => {
+  test("fails reachability, HTTPS and HSTS; the checks of its reports do not apply, whatever those inputs are", () => {
+    const a = good()
+    a.web.reach = { https: null, http: null }
+    a.web.securityHeaders = { unavailable: "the security headers of good.lab: good.lab could not be reached over http or https" }
+    a.web.tls = { unavailable: "the TLS scan of good.lab:443: no connection" }
+    const web = judgeWeb(a.web)
+    const by = (id: CheckId) => web.find((c) => c.id === id)!
+    for (const id of ["web_reachable", "web_https", "web_hsts"] as const) expect(by(id).passed).toBe(false)
+    for (const id of ["web_https_redirect", "web_tls", "web_security_headers", "web_security_txt"] as const) {
+      expect({ id, passed: by(id).passed, missing: by(id).missing }).toEqual({ id, passed: null, missing: null })
+      expect(by(id).summary).toStartWith("Not graded: good.lab ")
+    }
+  })
+
+  test("http only: web_tls does not apply (web_https fails), the headers' checks are judged from their report", () => {
+    const a = good()
+    a.web.reach = { https: null, http: { status: 200 } }
+    const web = judgeWeb(a.web)
+    expect(web.find((c) => c.id === "web_tls")).toMatchObject({ passed: null, missing: null })
+    expect(web.find((c) => c.id === "web_security_headers")!.passed).toBe(true)
+  })
+
+  test("a reach that could not be had leaves the report checks to their reports", () => {
+    const a = good()
+    a.web.reach = { unavailable: "the fetch of good.lab: good.lab resolves to a non-public address" }
+    const web = judgeWeb(a.web)
+    expect(web.find((c) => c.id === "web_reachable")).toMatchObject({ passed: null, missing: "the fetch of good.lab: good.lab resolves to a non-public address" })
+    expect(web.find((c) => c.id === "web_tls")!.passed).toBe(true)
+  })
+})
