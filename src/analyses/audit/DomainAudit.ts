@@ -4,16 +4,17 @@
  * ZoneHygiene, SubdomainTakeover, Blocklist) and the IPv6 observations, then the pure judges
  * (judge*.ts) and the scores (score.ts).
  *
- * Flow: the domain's A and AAAA decide whether it exists (NXDOMAIN: 404 once ResolverHealth has
- * confirmed that the service's own resolvers answer for the root; they do not: 502) and the web
- * host (the domain, or www.<domain> when the domain has neither). Every input then starts at
- * once, each bounded by what is left of the audit's budget (AUDIT_DEADLINE_MS less a margin for
- * the answer): an input that fails or runs out of time is `{ unavailable }`, so its checks are
- * undecided and its section incomplete, never failed; only the own resolvers' failure ends the
- * audit (502). An input two sections read (the blocklist report, the web host's addresses) is
- * made once.
+ * Flow: every asked section starts at once, beside the domain's A and AAAA lookups, which
+ * decide whether the domain exists (NXDOMAIN: 404 once ResolverHealth has confirmed that the
+ * service's own resolvers answer for the root, and the sections are stopped; they do not: 502)
+ * and the web host (the domain, or www.<domain> when the domain has neither: the web inputs
+ * started for the domain are then dropped). Each input is bounded by what is left of the audit's
+ * budget (AUDIT_DEADLINE_MS less a margin for the answer): an input that fails or runs out of
+ * time is `{ unavailable }`, so its checks are undecided and its section incomplete, never
+ * failed; only the own resolvers' failure ends the audit (502). An input two sections read (the
+ * blocklist report, the web host's addresses) is made once.
  */
-import { Clock, Context, Duration, Effect, Layer } from "effect"
+import { Clock, Context, Duration, Effect, Fiber, Layer } from "effect"
 import { dataOf, type DnsAnswerSet, DnsResolver } from "../../adapters/dns/DnsResolver"
 import { OwnResolversDown, ResolverHealth } from "../../adapters/dns/ResolverHealth"
 import { HttpProbe } from "../../adapters/probe/HttpProbe"
@@ -29,7 +30,10 @@ import { TlsScan } from "../tls/TlsScan"
 import { ZoneHygiene } from "../zone/ZoneHygiene"
 import { type Section, SECTIONS } from "./checks"
 import { Ipv6Readiness } from "./Ipv6Readiness"
-import { type CheckResult, type Input, isUnavailable, judgeWeb, type Unavailable } from "./judge"
+import type { SecurityHeadersReport } from "../observatory/schema"
+import type { TlsReport } from "../tls/schema"
+import type { WebIpv6Observation } from "./ipv6"
+import { type CheckResult, type Input, isUnavailable, judgeWeb, type Unavailable, type WebReach } from "./judge"
 import { judgeDns, judgeExposure } from "./judgeDns"
 import { judgeMail } from "./judgeMail"
 import type { DomainAuditReport } from "./schema"
@@ -95,11 +99,6 @@ export const makeDomainAudit = Effect.gen(function*() {
     const asked = new Set<Section>(req.sections.length === 0 ? SECTIONS : req.sections)
     const domain = req.domain
 
-    const [a, aaaa] = yield* Effect.all([addressLookup(domain, "A"), addressLookup(domain, "AAAA")], { concurrency: 2 })
-    if (("ans" in a && a.ans.rcode === "NXDOMAIN") || ("ans" in aaaa && aaaa.ans.rcode === "NXDOMAIN")) {
-      return yield* new NotFound({ message: `${domain} does not exist (NXDOMAIN)` })
-    }
-
     /** One input: its value, or why it could not be had within what is left of the budget. */
     const input = <A, E>(what: string, eff: Effect.Effect<A, E>): Effect.Effect<Input<A>, OwnResolversDown> =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => {
@@ -117,22 +116,35 @@ export const makeDomainAudit = Effect.gen(function*() {
         )
       })
 
-    // The web host and its addresses: the domain when it has an address, else www.<domain>.
-    const own = "ans" in a && "ans" in aaaa ? [...addressesOf(a.ans), ...addressesOf(aaaa.ans)] : null
-    const ownFailed = "failed" in a ? a.failed : "failed" in aaaa ? aaaa.failed : null
-    const host = own === null || own.length > 0 ? domain : `www.${domain}`
-    const webAddresses = yield* Effect.cached(
-      own === null
-        ? Effect.succeed<Input<ReadonlyArray<string>>>({ unavailable: `the addresses of ${domain} could not be looked up: ${ownFailed}` })
-        : own.length > 0
-        ? Effect.succeed<Input<ReadonlyArray<string>>>(own)
-        : input(`the addresses of ${host}`, Effect.all([resolver.query({ name: host, type: "A" }), resolver.query({ name: host, type: "AAAA" })], { concurrency: 2 }).pipe(
-          Effect.map(([x, y]) => [...addressesOf(x), ...addressesOf(y)])
-        ))
-    )
-    /** The web inputs, all unavailable for the same reason when the web host's addresses are. */
-    const webInput = <A, E>(what: string, eff: (addresses: ReadonlyArray<string>) => Effect.Effect<A, E>) =>
-      Effect.flatMap(webAddresses, (addrs) => (isUnavailable(addrs) ? Effect.succeed<Input<A>>(addrs) : input(what, eff(addrs))))
+    // The domain's own addresses: whether it exists, and the web host (the domain when it has an
+    // address, else www.<domain>). Everything that needs only the domain starts beside them.
+    const own = yield* Effect.cached(Effect.map(
+      Effect.all([addressLookup(domain, "A"), addressLookup(domain, "AAAA")], { concurrency: 2 }),
+      ([a, aaaa]) => ({
+        nxdomain: ("ans" in a && a.ans.rcode === "NXDOMAIN") || ("ans" in aaaa && aaaa.ans.rcode === "NXDOMAIN"),
+        addresses: "ans" in a && "ans" in aaaa ? [...addressesOf(a.ans), ...addressesOf(aaaa.ans)] : null,
+        failed: "failed" in a ? a.failed : "failed" in aaaa ? aaaa.failed : null
+      })
+    ))
+    const webHost = Effect.map(own, (o) => (o.addresses === null || o.addresses.length > 0 ? domain : `www.${domain}`))
+    const webAddresses = yield* Effect.cached(Effect.flatMap(own, (o): Effect.Effect<Input<ReadonlyArray<string>>, OwnResolversDown> => {
+      if (o.addresses === null) return Effect.succeed({ unavailable: `the addresses of ${domain} could not be looked up: ${o.failed}` })
+      if (o.addresses.length > 0) return Effect.succeed(o.addresses)
+      const www = `www.${domain}`
+      return input(`the addresses of ${www}`, Effect.map(
+        Effect.all([resolver.query({ name: www, type: "A" }), resolver.query({ name: www, type: "AAAA" })], { concurrency: 2 }),
+        ([x, y]) => [...addressesOf(x), ...addressesOf(y)]
+      ))
+    }))
+
+    /** The web inputs of `host` (a site without address answers nothing), each an input of its own. */
+    const webInputs = (host: string, addresses: ReadonlyArray<string> | null) =>
+      Effect.all([
+        input(`the fetch of ${host}`, addresses !== null && addresses.length === 0 ? Effect.succeed<WebReach>({ https: null, http: null }) : webReach(probe, host)),
+        input(`the IPv6 observation of ${host}`, ipv6.web(host)),
+        input(`the security headers of ${host}`, grader.grade(host)),
+        input(`the TLS scan of ${host}:443`, tlsScan.scan(host, 443))
+      ], { concurrency: "unbounded" })
 
     const domainBlocklist = yield* Effect.cached(input("blocklist", blocklist.check(domain)))
     /** The domain's report, with the web addresses it does not hold checked beside it (the web host is another name). */
@@ -156,13 +168,27 @@ export const makeDomainAudit = Effect.gen(function*() {
     }
 
     const sections: Record<Section, () => Effect.Effect<ReadonlyArray<CheckResult>, OwnResolversDown>> = {
+      // The domain's site is fetched while its lookups run; when the web host turns out to be
+      // www.<domain> (or unknown), that work is dropped.
       web: () =>
-        Effect.map(Effect.all([
-          webInput(`the fetch of ${host}`, (addrs) => (addrs.length === 0 ? Effect.succeed({ https: null, http: null }) : webReach(probe, host))),
-          webInput(`the IPv6 observation of ${host}`, () => ipv6.web(host)),
-          webInput(`the security headers of ${host}`, () => grader.grade(host)).pipe(Effect.map(keep("security_headers"))),
-          webInput(`the TLS scan of ${host}:443`, () => tlsScan.scan(host, 443)).pipe(Effect.map(keep("tls")))
-        ], { concurrency: "unbounded" }), ([reach, v6, securityHeaders, tls]) => judgeWeb({ host, reach, ipv6: v6, securityHeaders, tls })),
+        Effect.gen(function*() {
+          const early = yield* Effect.fork(webInputs(domain, null))
+          const host = yield* webHost
+          const addrs = yield* webAddresses
+          let inputs: readonly [Input<WebReach>, Input<WebIpv6Observation>, Input<SecurityHeadersReport>, Input<TlsReport>]
+          if (isUnavailable(addrs)) {
+            yield* Fiber.interrupt(early)
+            inputs = [addrs, addrs, addrs, addrs]
+          } else if (host === domain) inputs = yield* Fiber.join(early)
+          else {
+            yield* Fiber.interrupt(early)
+            inputs = yield* webInputs(host, addrs)
+          }
+          const [reach, v6, securityHeaders, tls] = inputs
+          keep("security_headers")(securityHeaders)
+          keep("tls")(tls)
+          return judgeWeb({ host, reach, ipv6: v6, securityHeaders, tls })
+        }),
       mail: () =>
         Effect.map(Effect.all([
           input("email security", email.check({ domain, dkimSelectors: [], starttls: req.starttls })).pipe(Effect.map(keep("email"))),
@@ -187,7 +213,10 @@ export const makeDomainAudit = Effect.gen(function*() {
       asked.has(s)
         ? Effect.flatMap(sections[s](), (checks) => Effect.map(Clock.currentTimeMillis, (t) => ({ checks, ms: t - t0 })))
         : Effect.succeed(null)
-    const [web, mail, dns, exposure] = yield* Effect.all(SECTIONS.map(timed), { concurrency: "unbounded" })
+    // Every section starts now; a domain that does not exist stops them all (they are this fiber's children).
+    const running = yield* Effect.fork(Effect.all(SECTIONS.map(timed), { concurrency: "unbounded" }))
+    if ((yield* own).nxdomain) return yield* new NotFound({ message: `${domain} does not exist (NXDOMAIN)` })
+    const [web, mail, dns, exposure] = yield* Fiber.join(running)
     // The blocklist report as this audit made it: with the web addresses when exposure asked them.
     for (const bl of [asked.has("exposure") ? yield* fullBlocklist : null, asked.has("exposure") || asked.has("mail") ? yield* domainBlocklist : null]) {
       if (made.blocklist === null && bl !== null && !isUnavailable(bl)) made.blocklist = bl

@@ -10,56 +10,18 @@
  * answer: the own-resolver failure), `guarded` (ALLOW_PRIVATE_TARGETS off: the world's
  * addresses are all non-public, so the guard refuses them).
  */
-import { spawnSync } from "node:child_process"
-import { createHash, X509Certificate } from "node:crypto"
-import { mkdirSync } from "node:fs"
 import * as net from "node:net"
 import { join } from "node:path"
-import { Option } from "effect"
-import { parseResolverList, type AppConfigShape } from "../../../../src/platform/Config"
-import { startCrtSh } from "../../../ct/crtsh"
+import { parseResolverList } from "../../../../src/platform/Config"
 import { startService, type TestService } from "../../../support/service"
-import { makePki } from "../../../support/tls"
-import { startDnsTree } from "./dnsTree"
-import { startServers } from "./servers"
-import { ADDR, NSD_ADDRESSES, V6_ADDRESSES, worldZones } from "./zones"
+import { startWorld } from "./start"
+import { ADDR } from "./zones"
 
 const dir = process.env.AUDIT_WORLD_DIR
 if (!dir) throw new Error("AUDIT_WORLD_DIR is not set")
 
-const sh = (args: ReadonlyArray<string>) => {
-  const r = spawnSync(args[0], args.slice(1), { encoding: "utf8" })
-  if (r.status !== 0) throw new Error(`${args.join(" ")}: ${r.stderr}`)
-}
-sh(["ip", "link", "set", "lo", "up"])
-for (const a of V6_ADDRESSES) sh(["ip", "-6", "addr", "add", `${a}/128`, "dev", "lo", "nodad"])
-
-const pki = makePki()
-const mxCert = pki.leaf(["mx1.full.lab", "mx1.weak.lab", "mx1.bare.lab"])
-const spki = new X509Certificate(mxCert.cert).publicKey.export({ type: "spki", format: "der" })
-const tlsaHash = createHash("sha256").update(spki).digest("hex")
-
-mkdirSync(join(dir, "dns"), { recursive: true })
-const tree = await startDnsTree({ dir: join(dir, "dns"), zones: worldZones(tlsaHash), nsd: NSD_ADDRESSES, resolver: ADDR.resolver })
-const servers = await startServers(pki, mxCert)
-const crt = startCrtSh()
-
-const base: Partial<AppConfigShape> = {
-  dnsResolvers: parseResolverList(tree.resolver),
-  dnsAuthPort: 53,
-  dnsTimeoutMs: 1500,
-  dnssecTrustAnchors: Option.some(tree.anchorsFile),
-  extraCaCerts: Option.some(pki.caCertPath),
-  allowPrivateTargets: true,
-  smtpPort: 25,
-  smtpTimeoutMs: 3000,
-  ctAggregatorUrl: crt.url,
-  ctBudgetMs: 2000,
-  dnsblIpZones: ["ip.dnsbl.lab"],
-  dnsblDomainZones: ["dom.dnsbl.lab"],
-  zoneAuditCacheTtlS: 0,
-  monitorMinIntervalS: 1
-}
+const world = await startWorld(dir)
+const base = world.config
 const services: Record<string, TestService> = {
   main: await startService(base),
   faulty: await startService({ ...base, auditDeadlineMs: 4000, dnsblIpZones: ["ip.dnsbl.lab", "slow.dnsbl.lab"] }),
@@ -93,10 +55,7 @@ console.log(JSON.stringify({ ready: true, sockets, keys }))
 
 const stop = async () => {
   for (const s of Object.values(services)) await s.stop().catch(() => {})
-  await crt.stop()
-  // Connections the silent server holds never end: the servers go with the process.
-  void servers.stop()
-  await tree.stop()
+  await world.stop()
   process.exit(0)
 }
 process.stdin.on("end", () => void stop())

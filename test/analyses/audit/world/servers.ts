@@ -102,8 +102,12 @@ const listen = (srv: net.Server, host: string, port: number) =>
     srv.listen(port, host, () => resolve())
   })
 
-/** Starts every server; `mxCert` is the MX hosts' certificate (its key digest is in the TLSA records). */
-export const startServers = async (pki: TestPki, mxCert: { cert: string; key: string }): Promise<Servers> => {
+/**
+ * Starts every server; `mxCert` is the MX hosts' certificate (its key digest is in the TLSA
+ * records). `bind` maps a world address to the one a server listens on (the benchmark puts a
+ * delaying proxy on the world's address and the server behind it).
+ */
+export const startServers = async (pki: TestPki, mxCert: { cert: string; key: string }, bind: (address: string) => string = (a) => a): Promise<Servers> => {
   const names = [...DOMAINS.flatMap((d) => [d, `www.${d}`, `mta-sts.${d}`])]
   const leaf = pki.leaf(names)
   const self = pki.selfSigned(["www.weak.lab"])
@@ -113,8 +117,8 @@ export const startServers = async (pki: TestPki, mxCert: { cert: string; key: st
       const url = new URL(req.url)
       return site(url.hostname, scheme, url.pathname)
     }
-    bun.push(Bun.serve({ hostname, port: 80, fetch: handler("http"), idleTimeout: 30 }))
-    if (cert) bun.push(Bun.serve({ hostname, port: 443, tls: cert, fetch: handler("https"), idleTimeout: 30 }))
+    bun.push(Bun.serve({ hostname: bind(hostname), port: 80, fetch: handler("http"), idleTimeout: 30 }))
+    if (cert) bun.push(Bun.serve({ hostname: bind(hostname), port: 443, tls: cert, fetch: handler("https"), idleTimeout: 30 }))
   }
   serve(ADDR.good.v4, goodSite, leaf)
   serve(ADDR.good.v6, goodSite, leaf)
@@ -126,16 +130,16 @@ export const startServers = async (pki: TestPki, mxCert: { cert: string; key: st
   const context = tls.createSecureContext({ cert: mxCert.cert, key: mxCert.key, minVersion: "TLSv1.2" })
   for (const host of [ADDR.mx.v4, ADDR.mx.v6]) {
     const s = smtp(context)
-    await listen(s, host, 25)
+    await listen(s, bind(host), 25)
     nets.push(s)
   }
   const plain = smtp(null)
-  await listen(plain, ADDR.mxPlain.v4, 25)
+  await listen(plain, bind(ADDR.mxPlain.v4), 25)
   nets.push(plain)
   // Takes the connection, reads, never answers.
   for (const port of [80, 443]) {
     const silent = net.createServer((s) => { s.on("error", () => {}) })
-    await listen(silent, ADDR.slow.v4, port)
+    await listen(silent, bind(ADDR.slow.v4), port)
     nets.push(silent)
   }
   return {
