@@ -65,7 +65,8 @@ export const resultOf = (
       lists.push({ name: a.name, entries: kept })
       for (const e of kept) if (e.certspotter_id !== null && previous!.scts[e.certspotter_id] !== undefined) scts[e.certspotter_id] = previous!.scts[e.certspotter_id]
       states.push({ name: a.name, status: a._tag, certificates: kept.length, detail: a.detail, fetched_at: before!.fetched_at })
-      limitations.push(`${label} ${verb} (${a.detail}); its ${kept.length} certificate${kept.length === 1 ? "" : "s"} are those it listed at ${new Date(before!.fetched_at).toISOString()}`)
+      const which = kept.length === 1 ? "certificate is the one" : `${kept.length} certificates are those`
+      limitations.push(`${label} ${verb} (${a.detail}); its ${which} it listed at ${new Date(before!.fetched_at).toISOString()}`)
     } else {
       states.push({ name: a.name, status: a._tag, certificates: 0, detail: a.detail, fetched_at: now })
       limitations.push(`${label} ${verb} (${a.detail}); ${only(answered)}`)
