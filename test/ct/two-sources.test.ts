@@ -239,6 +239,15 @@ describe("Cert Spotter's token and rate limits", () => {
       expect(sourceOf(skipped.body, "certspotter").detail).toMatch(/^Cert Spotter is rate-limited: not asked before \d{4}-/)
       expect(skipped.body.limitations[0]).toContain("Cert Spotter was not asked")
       expect(cs.queries.get("later.example")).toBeUndefined()
+
+      // crt.sh's Retry-After is read the same way: past the budget, one request and no retries.
+      // With Cert Spotter still skipped, no source answers: 502.
+      crt.set("crtlimited.example", { kind: "ratelimited", count: 9, retryAfter: "3600", rows: [] })
+      const none = await get("domain=crtlimited.example", limited, k)
+      expect(none.status).toBe(502)
+      expect(none.body.error.message).toContain("crt.sh: aggregator answered HTTP 429; its Retry-After (3600 s) ends past the budget")
+      expect(none.body.error.message).toContain("Cert Spotter is rate-limited: not asked before")
+      expect(crt.queries.get("crtlimited.example")).toBe(1)
     } finally {
       await limited.stop()
     }

@@ -1,7 +1,7 @@
 /**
  * One CT result from the sources' answers, pure: merged entries (merge.ts), each source's status
  * and how many certificates it listed, and the caveats a reader needs (docs/operations/ct-logs.md,
- * "Sources" and "Limitations"). A source that fails now but listed certificates in the previous
+ * "Sources"). A source that fails now but listed certificates in the previous
  * result (up to the stale limit old) keeps them in this one, marked by its status and dates:
  * a crt.sh outage then costs no history while Cert Spotter answers.
  */
