@@ -27,6 +27,17 @@ const SHORT: Record<string, string> = {
  * (crt.sh, X.509 order) and "CN=R11,O=Let's Encrypt,C=US" (RFC 4514 order) are one issuer.
  */
 export const dnKey = (dn: string): string => {
+  // A domain's certificates come from a handful of issuers: each DN is parsed once.
+  let key = dnKeys.get(dn)
+  if (key === undefined) {
+    if (dnKeys.size >= 1000) dnKeys.clear()
+    dnKeys.set(dn, key = parseDnKey(dn))
+  }
+  return key
+}
+const dnKeys = new Map<string, string>()
+
+const parseDnKey = (dn: string): string => {
   const parts: Array<string> = []
   let cur = ""
   let quoted = false
@@ -112,7 +123,9 @@ export const mergeSources = (lists: ReadonlyArray<SourceEntries>, order: Readonl
         merged[at] = combine(merged[at], e, order)
         overlap++
       }
-      for (const k of [...strong, ...keysOf(merged[at]).strong, weak]) if (!byKey.has(k)) byKey.set(k, at)
+      const keys = merged[at] === e ? strong : [...strong, ...keysOf(merged[at]).strong]
+      for (const k of keys) if (!byKey.has(k)) byKey.set(k, at)
+      if (!byKey.has(weak)) byKey.set(weak, at)
     }
   }
   merged.sort(newestFirst)
