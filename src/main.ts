@@ -81,6 +81,8 @@ const program = Effect.suspend(() => {
   )
 }).pipe(
   Effect.as(0),
+  // Inside the failure handler: a configuration that does not load is a failure it prints.
+  Effect.provide(ConfigAndLoggingLive),
   Effect.catchAllCause((cause) => {
     if (Cause.isInterruptedOnly(cause)) return Effect.succeed(0)
     const { code, line } = describeFailure(cause)
@@ -89,7 +91,6 @@ const program = Effect.suspend(() => {
 )
 
 program.pipe(
-  Effect.provide(ConfigAndLoggingLive),
   BunRuntime.runMain({
     disableErrorReporting: true,
     disablePrettyLogger: true,

@@ -189,7 +189,7 @@ const config = Config.all({
     Config.withDefault("crtsh,certspotter"),
     Config.mapOrFail((raw) => {
       const sources = parseCtSources(raw)
-      return typeof sources === "string" ? Either.left(ConfigError.InvalidData(["CT_SOURCES"], `CT_SOURCES ${sources}`)) : Either.right(sources)
+      return typeof sources === "string" ? Either.left(ConfigError.InvalidData(["CT_SOURCES"], `CT_SOURCES: ${sources}`)) : Either.right(sources)
     })
   ),
   ctCertspotterUrl: Config.string("CT_CERTSPOTTER_URL").pipe(Config.withDefault("https://api.certspotter.com")),

@@ -149,6 +149,6 @@ describe("Retry-After and CT_SOURCES", () => {
     expect(Exit.isSuccess(ok) && ok.value.ctCertspotterToken._tag).toBe("None")
     const bad = await load({ CT_SOURCES: "crtsh,google" })
     expect(Exit.isFailure(bad)).toBe(true)
-    expect(String(Exit.isFailure(bad) ? bad.cause : "")).toContain('CT_SOURCES unknown CT source "google"')
+    expect(String(Exit.isFailure(bad) ? bad.cause : "")).toContain('CT_SOURCES: unknown CT source "google"')
   })
 })
