@@ -21,8 +21,8 @@ import { makeSingleFlight } from "../../kernel/singleFlight"
 import { issuerOrganization, type CtEntry } from "./entries"
 import { CrtShHttpLive } from "./crtsh"
 import { makeCtCache, type SourceState } from "./ctCache"
-import { makeSources, type SourcesOptions } from "./sources"
-import { resultOf, type Result } from "./result"
+import { makeSources, type SourceAnswer, type SourcesOptions } from "./sources"
+import { resultOf, type Result, staleSources } from "./result"
 import { makeSctExaminer, type SctVerdict } from "./sct"
 import { READ_CACHE_MAX_AGE_MS } from "../../platform/store/readCache"
 import { setNewest } from "../../kernel/memo"
@@ -77,6 +77,15 @@ export interface CtOptions extends SourcesOptions {
   readonly budgetMs: number
 }
 
+/** Every source failed or was skipped: each one's answer, and the message naming them. */
+class NoSourceAnswered {
+  readonly message: string
+  constructor(readonly answers: ReadonlyArray<SourceAnswer>) {
+    const why = answers.flatMap((a) => (a._tag === "ok" ? [] : [a.detail]))
+    this.message = why.length === 1 ? why[0] : `no CT source answered: ${why.join("; ")}`
+  }
+}
+
 const degraded = (r: Result) => r.sources.some((s) => s.status !== "ok")
 
 /** Needs an HttpClient (CrtShHttpLive: no redirects followed) and the store (table ct_cache). */
@@ -84,7 +93,7 @@ export const makeCtAggregator = (opts: CtOptions) =>
   Effect.gen(function*() {
     const sources = yield* makeSources(opts)
     const store = yield* makeCtCache(STALE_MAX_MS)
-    const flights = makeSingleFlight<Result, UpstreamUnavailable>()
+    const flights = makeSingleFlight<Result, NoSourceAnswered>()
     const examine = makeSctExaminer(sources.certificate, Math.min(SCT_TIMEOUT_MS, opts.budgetMs))
     // Results by domain, so a cache hit reuses one entries array (and its SCT verdict).
     // Not Effect's Cache: which result serves depends on rules of its own (fresh for the TTL,
@@ -104,19 +113,16 @@ export const makeCtAggregator = (opts: CtOptions) =>
       return r
     }
 
-    /** Every source asked; their answers as one result, or UpstreamUnavailable when none answered. */
+    /** Every source asked; their answers as one result, or NoSourceAnswered. */
     const query = (domain: string, previous: Result | undefined) =>
       Effect.gen(function*() {
         const answers = yield* sources.askAll(domain, opts.budgetMs)
-        if (!answers.some((a) => a._tag === "ok")) {
-          const why = answers.flatMap((a) => (a._tag === "ok" ? [] : [a.detail]))
-          return yield* new UpstreamUnavailable({ message: why.length === 1 ? why[0] : `no CT source answered: ${why.join("; ")}` })
-        }
+        if (!answers.some((a) => a._tag === "ok")) return yield* Effect.fail(new NoSourceAnswered(answers))
         return resultOf(answers, previous, yield* Clock.currentTimeMillis, sources.sources, STALE_MAX_MS)
       })
 
     /** One round of queries per domain at a time on this instance; the result goes to the store. */
-    const refresh = (domain: string, previous: Result | undefined): Effect.Effect<Result, UpstreamUnavailable> =>
+    const refresh = (domain: string, previous: Result | undefined): Effect.Effect<Result, NoSourceAnswered> =>
       flights.run(domain, query(domain, previous).pipe(
         Effect.tap((r) => store.write(domain, r)),
         Effect.map((r) => {
@@ -144,8 +150,11 @@ export const makeCtAggregator = (opts: CtOptions) =>
       if (Option.isSome(stored) && now - stored.value.fetchedAt < ttlOf(stored.value)) return view(stored.value, "hit", null)
       const fresh = yield* Effect.either(refresh(domain, Option.getOrUndefined(stored)))
       if (fresh._tag === "Right") return view(fresh.right, "miss", null)
-      if (Option.isSome(stored) && now - stored.value.fetchedAt < STALE_MAX_MS) return view(stored.value, "stale", fresh.left.message)
-      return yield* fresh.left
+      const failure = fresh.left
+      if (Option.isSome(stored) && now - stored.value.fetchedAt < STALE_MAX_MS) {
+        return { ...view(stored.value, "stale", failure.message), sources: staleSources(stored.value, failure.answers) }
+      }
+      return yield* new UpstreamUnavailable({ message: failure.message })
     })
 
     const search = (domain: string) => Effect.map(lookup(domain), (l) => l.entries)

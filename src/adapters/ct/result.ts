@@ -79,3 +79,17 @@ export const resultOf = (
   }
   return { entries: merged.entries, fetchedAt: now, duplicates, dropped, overlap: merged.overlap, sources: states, limitations, scts }
 }
+
+/**
+ * The stored result served stale because no source answered now: each source's status is this
+ * attempt's failure, its certificates and `fetched_at` those of the stored result.
+ */
+export const staleSources = (stored: Result, answers: ReadonlyArray<SourceAnswer>): ReadonlyArray<SourceState> =>
+  answers.map((a): SourceState => {
+    const before = stored.sources.find((s) => s.name === a.name)
+    const certificates = before?.certificates ?? 0
+    const fetched_at = before?.fetched_at ?? stored.fetchedAt
+    return a._tag === "ok"
+      ? { name: a.name, status: "ok", certificates, detail: null, fetched_at }
+      : { name: a.name, status: a._tag, certificates, detail: a.detail, fetched_at }
+  })

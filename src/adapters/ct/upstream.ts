@@ -70,14 +70,16 @@ export const readCapped = (who: string) => (res: HttpClientResponse.HttpClientRe
   )
 
 /**
- * 250 ms doubling, jittered (x0.8-1.2), at most 4 s apart; an answer's Retry-After replaces the
- * backoff for that wait. The budget's timeout ends it.
+ * 250 ms doubling, jittered (x0.8-1.2), at most 4 s apart; an answer's Retry-After lengthens
+ * that wait to itself. The budget's timeout ends it.
  */
 export const retrySchedule = Schedule.exponential(Duration.millis(250)).pipe(
   Schedule.union(Schedule.spaced(Duration.seconds(4))),
   Schedule.jittered,
   Schedule.zipRight(Schedule.identity<CtFetchError>()),
-  Schedule.modifyDelay((e, d) => (e.retryAfterMs !== undefined ? Duration.millis(e.retryAfterMs) : d))
+  // At least the Retry-After (RFC 9110 §10.2.3), and never less than the backoff: a
+  // `Retry-After: 0` answered again and again must not become a busy loop.
+  Schedule.modifyDelay((e, d) => (e.retryAfterMs !== undefined ? Duration.max(d, Duration.millis(e.retryAfterMs)) : d))
 )
 
 /**
