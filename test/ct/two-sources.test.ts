@@ -199,6 +199,40 @@ describe("two sources, merged", () => {
   })
 })
 
+describe("a failed source's earlier certificates", () => {
+  test("crt.sh failing after the TTL: its certificates stay, Cert Spotter's are fresh; no download is tried from the failed crt.sh", async () => {
+    const short = await startService({ ctSources: [...BOTH], ctAggregatorUrl: crt.url, ctCertspotterUrl: cs.url, ctBudgetMs: 800, ctCacheTtlS: 1 })
+    try {
+      const k = (await short.newKey("developer")).key
+      const cert = issueCert(["kept.example"], { scts: 2 })
+      const old = issueCert(["old.kept.example"])
+      // `old` expired in 2020: only crt.sh lists expired certificates.
+      const expired = crtRowsOf(old, Date.parse("2020-01-01T00:00:00Z")).map((r) => ({ ...r, not_before: "2020-01-01T00:00:00", not_after: "2020-03-31T00:00:00" }))
+      crt.set("kept.example", { kind: "rows", rows: [...crtRowsOf(cert, logged(cert)), ...expired] })
+      cs.set("kept.example", { kind: "issuances", issuances: [issuanceOf(cert)] })
+      const first = await get("domain=kept.example", short, k)
+      expect(first.body.total).toBe(2)
+      // crt.sh has no copy to download (404): the count is read from Cert Spotter's DER.
+      expect(first.body.embedded_sct).toMatchObject({ count: 2, certificate_id: first.body.certificates[0].id })
+      const downloads = crt.downloads.length
+      crt.set("kept.example", { kind: "silent" })
+      await Bun.sleep(1_600) // past the TTL and the instance's memo of the row
+      const second = await get("domain=kept.example", short, k)
+      expect(second.status).toBe(200)
+      expect(second.body.cache.outcome).toBe("miss")
+      expect(second.body.total).toBe(2)
+      expect(second.body.certificates).toEqual(first.body.certificates)
+      expect(sourceOf(second.body, "crtsh")).toMatchObject({ status: "error", certificates: 2, fetched_at: first.body.cache.fetched_at })
+      expect(sourceOf(second.body, "certspotter")).toMatchObject({ status: "ok", certificates: 1 })
+      expect(second.body.limitations[0]).toMatch(/^crt\.sh failed \(crt\.sh unavailable after 1 attempt within 800 ms: no answer within 800 ms\); its 2 certificates are those it listed at /)
+      expect(second.body.embedded_sct).toMatchObject({ count: 2 })
+      expect(crt.downloads.length).toBe(downloads)
+    } finally {
+      await short.stop()
+    }
+  }, 20_000)
+})
+
 describe("Cert Spotter's token and rate limits", () => {
   test("the bearer token is sent when configured, and only then", async () => {
     const withToken = await startService({ ctSources: [...BOTH], ctAggregatorUrl: crt.url, ctCertspotterUrl: cs.url, ctBudgetMs: 1500, ctCertspotterToken: Option.some(Redacted.make("tok-123")) })

@@ -165,7 +165,8 @@ export const makeCtAggregator = (opts: CtOptions) =>
     const embeddedSct = Effect.fnUntraced(function*(_domain: string, l: CtLookup) {
       const known = sctMemo.get(l.entries)
       if (known) return known
-      const out = yield* examine(l.entries, l.scts)
+      const crtshAnswered = l.sources.some((s) => s.name === "crtsh" && s.status === "ok")
+      const out = yield* examine(l.entries, l.scts, crtshAnswered)
       sctMemo.set(l.entries, out)
       return out
     })

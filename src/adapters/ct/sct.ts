@@ -29,11 +29,11 @@ class Unexaminable {
   constructor(readonly reason: string) {}
 }
 
-/** `download(id, timeoutMs)`: one crt.sh certificate as PEM. */
-export const makeSctExaminer = (download: (id: number, timeoutMs: number) => Effect.Effect<string, CtFetchError>, timeoutMs: number) => {
+/** `fetchPem(id, timeoutMs)`: one crt.sh certificate as PEM. */
+export const makeSctExaminer = (fetchPem: (id: number, timeoutMs: number) => Effect.Effect<string, CtFetchError>, timeoutMs: number) => {
   const examine = (id: number) =>
     Effect.gen(function*() {
-      const pem = yield* download(id, timeoutMs).pipe(Effect.mapError((e) => new Unexaminable(e.reason.startsWith("certificate") ? e.reason : `certificate ${id}: ${e.reason}`)))
+      const pem = yield* fetchPem(id, timeoutMs).pipe(Effect.mapError((e) => new Unexaminable(e.reason.startsWith("certificate") ? e.reason : `certificate ${id}: ${e.reason}`)))
       // The x509 stack is loaded when the first certificate is examined, not at start-up.
       const { asn1, x509 } = yield* Effect.promise(() => import("../pkix/peculiar"))
       const cert = yield* Effect.try({ try: () => new x509.X509Certificate(pem.trim()), catch: (e) => new Unexaminable(`certificate ${id} is not parseable: ${(e as Error).message}`) })
@@ -54,8 +54,12 @@ export const makeSctExaminer = (download: (id: number, timeoutMs: number) => Eff
     return { result: { count, chrome_compliant: c.chrome_compliant, note: c.note, certificate_id: id }, note: null }
   }
 
-  /** The verdict on a result's entries; `scts` is the result's Cert Spotter counts. */
-  return Effect.fnUntraced(function*(entries: ReadonlyArray<CtEntry>, scts: Readonly<Record<string, number>>) {
+  /**
+   * The verdict on a result's entries; `scts` is the result's Cert Spotter counts. Without
+   * `download` (crt.sh did not answer for this result) nothing is downloaded: a silent crt.sh
+   * would otherwise hold the answer past the operation's deadline after its budget ran out.
+   */
+  return Effect.fnUntraced(function*(entries: ReadonlyArray<CtEntry>, scts: Readonly<Record<string, number>>, download: boolean) {
     const now = new Date(yield* Clock.currentTimeMillis).toISOString()
     const current = entries
       .filter((e) => e.not_after !== null && e.not_after > now && (e.not_before === null || e.not_before <= now))
@@ -67,8 +71,9 @@ export const makeSctExaminer = (download: (id: number, timeoutMs: number) => Eff
         ? `certificate ${current.id}: Cert Spotter gave only the precertificate (or no certificate) and crt.sh did not list it; SCTs are embedded in the final certificate`
         : `certificate ${current.id}: only the precertificate is logged; SCTs are embedded in the final certificate`
     }
+    if (!download && current.ids.length > 0) out = { result: null, note: `certificate ${current.id}: not downloaded, as crt.sh did not answer for this result` }
     // The final certificate carries the SCTs; try crt.sh's newest-logged member first.
-    for (const id of [...current.ids].sort((a, b) => b - a)) {
+    for (const id of download ? [...current.ids].sort((a, b) => b - a) : []) {
       const r = yield* Effect.either(examine(id))
       if (r._tag === "Left") {
         out = { result: null, note: r.left.reason }
