@@ -83,6 +83,8 @@ const program = Effect.suspend(() => {
   // Inside the failure handler, so a refused setting (INSTANCE_LOCATION=EU, …) is its one line too.
   Effect.provide(ConfigAndLoggingLive),
   Effect.as(0),
+  // Inside the failure handler: a configuration that does not load is a failure it prints.
+  Effect.provide(ConfigAndLoggingLive),
   Effect.catchAllCause((cause) => {
     if (Cause.isInterruptedOnly(cause)) return Effect.succeed(0)
     const { code, line } = describeFailure(cause)

@@ -76,6 +76,21 @@ const zoneList = (name: string, fallback: string) =>
     })
   )
 
+/** The CT aggregators the service can ask (docs/operations/ct-logs.md, "Sources"). */
+export const CT_SOURCE_NAMES = ["crtsh", "certspotter"] as const
+export type CtSourceName = (typeof CT_SOURCE_NAMES)[number]
+
+/** A comma list of CT source names, in order, duplicates dropped; or why it is refused. */
+export const parseCtSources = (raw: string): ReadonlyArray<CtSourceName> | string => {
+  const out: Array<CtSourceName> = []
+  for (const entry of raw.split(",").map((s) => s.trim().toLowerCase()).filter((s) => s.length > 0)) {
+    const name = CT_SOURCE_NAMES.find((n) => n === entry)
+    if (name === undefined) return `unknown CT source ${JSON.stringify(entry)} (known: ${CT_SOURCE_NAMES.join(", ")})`
+    if (!out.includes(name)) out.push(name)
+  }
+  return out.length === 0 ? `names no source (known: ${CT_SOURCE_NAMES.join(", ")})` : out
+}
+
 export interface AppConfigShape {
   readonly port: number
   readonly host: string
@@ -93,6 +108,12 @@ export interface AppConfigShape {
   readonly dnsTimeoutMs: number
   readonly dnssecTrustAnchors: Option.Option<string>
   readonly ctAggregatorUrl: string
+  /** The CT aggregators asked, in order (CT_SOURCES, default `crtsh,certspotter`; docs/operations/ct-logs.md). */
+  readonly ctSources: ReadonlyArray<CtSourceName>
+  /** Base URL of SSLMate's Cert Spotter API (CT_CERTSPOTTER_URL). */
+  readonly ctCertspotterUrl: string
+  /** Bearer token for the Cert Spotter API (CT_CERTSPOTTER_TOKEN); anonymous when unset. */
+  readonly ctCertspotterToken: Option.Option<Redacted.Redacted<string>>
   readonly ctCacheTtlS: number
   /** Total time allowed for one CT aggregator query, retries included (CT_BUDGET_MS, default 25000). */
   readonly ctBudgetMs: number
@@ -179,6 +200,15 @@ const config = Config.all({
   dnsTimeoutMs: Config.integer("DNS_TIMEOUT_MS").pipe(Config.withDefault(2000)),
   dnssecTrustAnchors: Config.string("DNSSEC_TRUST_ANCHORS").pipe(Config.option),
   ctAggregatorUrl: Config.string("CT_AGGREGATOR_URL").pipe(Config.withDefault("https://crt.sh")),
+  ctSources: Config.string("CT_SOURCES").pipe(
+    Config.withDefault("crtsh,certspotter"),
+    Config.mapOrFail((raw) => {
+      const sources = parseCtSources(raw)
+      return typeof sources === "string" ? Either.left(ConfigError.InvalidData(["CT_SOURCES"], `CT_SOURCES: ${sources}`)) : Either.right(sources)
+    })
+  ),
+  ctCertspotterUrl: Config.string("CT_CERTSPOTTER_URL").pipe(Config.withDefault("https://api.certspotter.com")),
+  ctCertspotterToken: Config.redacted("CT_CERTSPOTTER_TOKEN").pipe(Config.option),
   ctCacheTtlS: Config.integer("CT_CACHE_TTL_S").pipe(Config.withDefault(1800)),
   ctBudgetMs: Config.integer("CT_BUDGET_MS").pipe(Config.withDefault(25000)),
   rdapBootstrapUrl: Config.string("RDAP_BOOTSTRAP_URL").pipe(

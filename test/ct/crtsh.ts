@@ -1,6 +1,7 @@
 /**
  * A local stand-in for crt.sh speaking its JSON (`/?q=<domain>&output=json`) and certificate
- * download (`/?d=<id>`), with the faults the real one has: 502s, silence, invalid JSON.
+ * download (`/?d=<id>`), with the faults the real one has: 502s, 429s with Retry-After,
+ * silence, invalid JSON.
  * Certificates are generated with openssl, with a raw SCT-list extension of a chosen size.
  */
 import { spawnSync } from "node:child_process"
@@ -17,6 +18,8 @@ export type Behaviour =
   | { readonly kind: "redirect"; readonly location: string }
   /** `failures` answers of 502, then the rows. */
   | { readonly kind: "flaky"; failures: number; readonly rows: ReadonlyArray<unknown> }
+  /** `count` answers of 429 with `Retry-After: retryAfter`, then the rows. */
+  | { readonly kind: "ratelimited"; count: number; readonly retryAfter: string; readonly rows: ReadonlyArray<unknown> }
 
 export interface FakeCrtSh {
   readonly url: string
@@ -60,6 +63,12 @@ export const startCrtSh = (opts: { delayMs?: number } = {}): FakeCrtSh => {
           return new Response(null, { status: 302, headers: { location: b.location } })
         case "silent":
           return new Promise<Response>((resolve) => pending.push(() => resolve(new Response("[]"))))
+        case "ratelimited":
+          if (b.count > 0) {
+            b.count--
+            return new Response("<html>Too Many Requests</html>", { status: 429, headers: { "retry-after": b.retryAfter } })
+          }
+          return Response.json(b.rows)
         case "flaky":
           if (b.failures > 0) {
             b.failures--

@@ -73,7 +73,7 @@ describe("CT aggregator under TestClock", () => {
   const layer = (budgetMs: number) =>
     CtAggregator.Live.pipe(
       Layer.provide(SqlLive),
-      Layer.provide(AppConfig.make({ databaseUrl: "sqlite::memory:", ctAggregatorUrl: crt.url, ctCacheTtlS: 60, ctBudgetMs: budgetMs })),
+      Layer.provide(AppConfig.make({ databaseUrl: "sqlite::memory:", ctAggregatorUrl: crt.url, ctSources: ["crtsh"], ctCacheTtlS: 60, ctBudgetMs: budgetMs })),
       Layer.provide(Logger.remove(Logger.defaultLogger))
     )
   const run = <A, E>(budgetMs: number, eff: Effect.Effect<A, E, CtAggregator>) =>

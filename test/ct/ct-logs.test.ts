@@ -212,7 +212,7 @@ describe("CT cache expiry and stale answers", () => {
     expect(b.body.cache.outcome).toBe("hit")
     crt.set("stale.example", { kind: "status", status: 502 })
     // Age the stored result past the TTL (the cache is a table): no sleeping.
-    await svc2.sql("UPDATE ct_cache SET fetched_at = fetched_at - 5000 WHERE cache_key = 'stale.example'")
+    await svc2.sql("UPDATE ct_cache SET fetched_at = fetched_at - 5000 WHERE cache_key = 'v2:stale.example'")
     // The instance's memo of the row holds for READ_CACHE_MAX_AGE_MS before it reads the store again.
     await Bun.sleep(READ_CACHE_MAX_AGE_MS + 50)
     const c = await call()
@@ -220,6 +220,9 @@ describe("CT cache expiry and stale answers", () => {
     expect(c.body.cache.outcome).toBe("stale")
     expect(c.body.count).toBe(5)
     expect(c.body.note).toContain("STALE")
+    // The sources say this attempt's failure; their certificates are the stored result's.
+    expect(c.body.sources).toEqual([{ name: "crtsh", status: "error", certificates: 5, detail: expect.stringContaining("HTTP 502"), fetched_at: a.body.cache.fetched_at }])
+    expect(c.body.limitations[0]).toMatch(/^no CT source answered \(crt\.sh unavailable .*\); this is the result fetched \d+ s ago$/)
     await svc2.flushLog()
     const rows = await svc2.sql<{ cache: string }>("SELECT cache FROM request_log WHERE path LIKE '/v1/domain/ct-logs%' ORDER BY id")
     expect(rows.map((r) => r.cache)).toEqual(["miss", "hit", "stale"])

@@ -27,6 +27,8 @@ export const fixtureEnv = (
   NODE_EXTRA_CA_CERTS: fx.pki.caCertPath,
   RDAP_BOOTSTRAP_URL: fx.config.rdapBootstrapUrl!,
   CT_AGGREGATOR_URL: fx.config.ctAggregatorUrl!,
+  CT_SOURCES: "crtsh",
+  CT_CERTSPOTTER_URL: "http://127.0.0.1:9",
   CT_BUDGET_MS: "1500",
   ALLOW_PRIVATE_TARGETS: "true",
   LOG_LEVEL: "warning",

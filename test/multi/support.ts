@@ -16,6 +16,8 @@ export const baseEnv = (databaseUrl: string, extra: Record<string, string> = {})
   ALLOW_PRIVATE_TARGETS: "true",
   DNS_RESOLVERS: "127.0.0.1:9",
   CT_AGGREGATOR_URL: "http://127.0.0.1:9",
+  CT_SOURCES: "crtsh",
+  CT_CERTSPOTTER_URL: "http://127.0.0.1:9",
   RDAP_BOOTSTRAP_URL: "http://127.0.0.1:9/rdap/dns.json",
   LOG_ACCESS: "false",
   ...extra

@@ -33,7 +33,10 @@ export const startService = async (overrides: Partial<AppConfigShape> = {}): Pro
     allowPrivateTargets: true,
     dnsResolvers: [],
     // Upstreams default to a closed loopback port: no test may reach past loopback by accident.
+    // CT asks crt.sh alone unless a test names its sources (test/ct covers two).
     ctAggregatorUrl: "http://127.0.0.1:9",
+    ctSources: ["crtsh"],
+    ctCertspotterUrl: "http://127.0.0.1:9",
     rdapBootstrapUrl: "http://127.0.0.1:9/rdap/dns.json",
     ...overrides
   })

@@ -1,107 +1,109 @@
 /**
- * Certificate transparency through a crt.sh-compatible aggregator (`CT_AGGREGATOR_URL`):
- * `GET {base}/?q=<domain>&output=json`, deduplicated and sorted by `analyze.ts`.
+ * Certificate transparency from the aggregators of CT_SOURCES (crt.sh's JSON, `crtsh.ts`;
+ * SSLMate's Cert Spotter API, `certspotter.ts`): asked at once for a domain, merged into one
+ * entry per certificate (`merge.ts`), each source's status kept (`result.ts`). The one CT
+ * service: the CT Logs operation and MCP tool, the `ct_new_certificate` monitor, the CT history
+ * of ssl_certificate, Zone Hygiene's CAA check and the names other operations read all use it.
  *
- * - Cache: one deduplicated result per domain for `CT_CACHE_TTL_S`, in the store (table
- *   `ct_cache`, shared by every instance); pages are cut from it, so paging never re-queries.
- *   Concurrent misses for one domain on one instance share one upstream query.
- * - The HTTP side is `crtsh.ts`: no redirect followed, status filter, Schema-decoded rows;
- *   transient failures (5xx, 429, timeouts, invalid JSON, connection errors) retried on a
- *   jittered Schedule that ends within `CT_BUDGET_MS`; then an expired cached result (up to 7
- *   days old) is served (outcome `stale`), else `UpstreamUnavailable` (502 upstream_unavailable).
- * - `embedded_sct`: the newest currently valid certificate is downloaded from the aggregator
- *   (`GET {base}/?d=<id>`, PEM), parsed with @peculiar/x509, and the SCTs in extension
- *   1.3.6.1.4.1.11129.2.4.2 counted. The aggregator, not a TLS handshake, so no connection is
- *   made to the audited domain and the answer matches the listed certificate.
+ * - Cache: one merged result per domain for `CT_CACHE_TTL_S` (a result in which a source failed
+ *   or was skipped: at most DEGRADED_TTL_MS, so the source is asked again soon), in the store
+ *   (table `ct_cache`, shared by every instance); pages are cut from it, so paging never
+ *   re-queries. Concurrent misses for one domain on one instance share one round of queries.
+ * - Failures: each source retries transient failures within `CT_BUDGET_MS` (`upstream.ts`). When
+ *   some source answers, the result is fresh and names the others' failures; when none does, an
+ *   expired cached result (up to 7 days old) is served (outcome `stale`), else
+ *   `UpstreamUnavailable` (502 upstream_unavailable).
  */
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { AppConfig } from "../../platform/Config"
 import { UpstreamUnavailable } from "../../kernel/errors"
 import { makeSingleFlight } from "../../kernel/singleFlight"
-import { countSctList, dedupe, issuerOrganization, sctCompliance, type CtEntry } from "./entries"
-import { CrtShHttpLive, makeCrtShClient } from "./crtsh"
-import { makeCtCache } from "./ctCache"
+import { issuerOrganization, type CtEntry } from "./entries"
+import { CrtShHttpLive } from "./crtsh"
+import { makeCtCache, type SourceState } from "./ctCache"
+import { makeSources, type SourceAnswer, type SourcesOptions } from "./sources"
+import { resultOf, type Result, staleSources } from "./result"
+import { makeSctExaminer, type SctVerdict } from "./sct"
 import { READ_CACHE_MAX_AGE_MS } from "../../platform/store/readCache"
 import { setNewest } from "../../kernel/memo"
 
 export type { CtEntry } from "./entries"
-
-export const SCT_LIST_OID = "1.3.6.1.4.1.11129.2.4.2"
-export const PRECERT_POISON_OID = "1.3.6.1.4.1.11129.2.4.3"
+export type { SourceState } from "./ctCache"
+export { PRECERT_POISON_OID, SCT_LIST_OID, type EmbeddedSct, type SctVerdict } from "./sct"
 
 export interface CtLookup {
   readonly entries: ReadonlyArray<CtEntry>
   readonly outcome: "hit" | "miss" | "stale"
-  /** Epoch ms when the aggregator answered this result. */
+  /** Epoch ms when the sources answered this result. */
   readonly fetchedAt: number
   /** Rows merged away as precertificate/certificate duplicates. */
   readonly duplicates: number
   /** Rows dropped as unusable (no ID or logged time). */
   readonly dropped: number
+  /** Certificates listed by more than one source, merged. */
+  readonly overlap: number
+  /** Each configured source: its status in this result and the certificates it listed. */
+  readonly sources: ReadonlyArray<SourceState>
+  /** Caveats of the result: failed or skipped sources, bounds reached, stand-in fields. */
+  readonly limitations: ReadonlyArray<string>
   /** Set when a stale result is served: why the fresh query failed. */
   readonly upstreamError: string | null
-}
-
-export interface EmbeddedSct {
-  readonly count: number
-  readonly chrome_compliant: boolean
-  readonly note: string
-  readonly certificate_id: number
+  /** Cert Spotter ID → SCTs embedded in its certificate (see sct.ts). */
+  readonly scts: Readonly<Record<string, number>>
 }
 
 export interface CtAggregatorShape {
-  /** Deduplicated entries for a domain, newest first, with how the cache served them. */
+  /** Merged entries for a domain, newest first, with how the cache served them and each source's status. */
   readonly lookup: (domain: string) => Effect.Effect<CtLookup, UpstreamUnavailable>
-  /** Deduplicated entries for a domain, newest first (cached; stale on upstream failure). */
+  /** Merged entries for a domain, newest first (cached; stale on upstream failure). */
   readonly search: (domain: string) => Effect.Effect<ReadonlyArray<CtEntry>, UpstreamUnavailable>
-  /** SCT count of the newest currently valid certificate; null when none could be examined (reason in `note`). */
-  readonly embeddedSct: (domain: string, entries: ReadonlyArray<CtEntry>) => Effect.Effect<SctVerdict>
+  /** Every DNS name the certificates of a domain name (subject names, wildcards as `*.x`), sorted, once each. */
+  readonly names: (domain: string) => Effect.Effect<ReadonlyArray<string>, UpstreamUnavailable>
+  /** SCT count of the newest currently valid certificate of a lookup; null when none could be examined (reason in `note`). */
+  readonly embeddedSct: (domain: string, lookup: CtLookup) => Effect.Effect<SctVerdict>
   /** Issuer organisations of the currently valid certificates of a domain. */
   readonly currentIssuers: (domain: string) => Effect.Effect<ReadonlyArray<string>, UpstreamUnavailable>
 }
 
-export interface SctVerdict {
-  readonly result: EmbeddedSct | null
-  readonly note: string | null
-}
-
 const MAX_MEMO = 2000
 const STALE_MAX_MS = 7 * 86_400_000
+/** How long a result in which a source failed or was skipped stays fresh (at most the TTL). */
+export const DEGRADED_TTL_MS = 5 * 60_000
 /** The certificate download for embedded_sct: short, so lookup + SCT fit in the operation's deadline margin. */
 const SCT_TIMEOUT_MS = 2000
 
-interface Result {
-  readonly entries: ReadonlyArray<CtEntry>
-  readonly fetchedAt: number
-  readonly duplicates: number
-  readonly dropped: number
-}
-
-class Unexaminable {
-  constructor(readonly reason: string) {}
-}
-
-export interface CtOptions {
-  readonly baseUrl: string
+export interface CtOptions extends SourcesOptions {
   readonly ttlMs: number
   readonly budgetMs: number
 }
 
+/** Every source failed or was skipped: each one's answer, and the message naming them. */
+class NoSourceAnswered {
+  readonly message: string
+  constructor(readonly answers: ReadonlyArray<SourceAnswer>) {
+    const why = answers.flatMap((a) => (a._tag === "ok" ? [] : [a.detail]))
+    this.message = why.length === 1 ? why[0] : `no CT source answered: ${why.join("; ")}`
+  }
+}
+
+const degraded = (r: Result) => r.sources.some((s) => s.status !== "ok")
+
 /** Needs an HttpClient (CrtShHttpLive: no redirects followed) and the store (table ct_cache). */
 export const makeCtAggregator = (opts: CtOptions) =>
   Effect.gen(function*() {
-    const crtsh = yield* makeCrtShClient(opts.baseUrl)
+    const sources = yield* makeSources(opts)
     const store = yield* makeCtCache(STALE_MAX_MS)
-    const flights = makeSingleFlight<Result, UpstreamUnavailable>()
-    // Parsed results by domain, so a cache hit reuses one entries array (and its SCT verdict).
+    const flights = makeSingleFlight<Result, NoSourceAnswered>()
+    const examine = makeSctExaminer(sources.certificate, Math.min(SCT_TIMEOUT_MS, opts.budgetMs))
+    // Results by domain, so a cache hit reuses one entries array (and its SCT verdict).
     // Not Effect's Cache: which result serves depends on rules of its own (fresh for the TTL,
     // confirmed against the shared store within READ_CACHE_MAX_AGE_MS, stale up to 7 days when
-    // the aggregator fails), and upstream queries are shared by `flights` (src/kernel/singleFlight.ts).
+    // every source fails), and queries are shared by `flights` (src/kernel/singleFlight.ts).
     const memo = new Map<string, Result>()
     const sctMemo = new WeakMap<ReadonlyArray<CtEntry>, SctVerdict>()
-
     // When each memo entry was last read from (or written to) the store.
     const confirmed = new Map<string, number>()
+    const ttlOf = (r: Result) => (degraded(r) ? Math.min(opts.ttlMs, DEGRADED_TTL_MS) : opts.ttlMs)
 
     const remember = (domain: string, r: Result): Result => {
       const m = memo.get(domain)
@@ -111,26 +113,17 @@ export const makeCtAggregator = (opts: CtOptions) =>
       return r
     }
 
-    const query = (domain: string) =>
-      crtsh.search(domain, opts.budgetMs).pipe(
-        Effect.mapError((e) =>
-          new UpstreamUnavailable({
-            message: e.retryable
-              ? `CT aggregator unavailable after ${e.attempts} attempt${e.attempts === 1 ? "" : "s"} within ${opts.budgetMs} ms: ${e.reason}`
-              : `CT aggregator: ${e.reason} for ${domain}`
-          })
-        )
-      )
+    /** Every source asked; their answers as one result, or NoSourceAnswered. */
+    const query = (domain: string, previous: Result | undefined) =>
+      Effect.gen(function*() {
+        const answers = yield* sources.askAll(domain, opts.budgetMs)
+        if (!answers.some((a) => a._tag === "ok")) return yield* Effect.fail(new NoSourceAnswered(answers))
+        return resultOf(answers, previous, yield* Clock.currentTimeMillis, sources.sources, STALE_MAX_MS)
+      })
 
-    /** One upstream query per domain at a time on this instance; the result goes to the store. */
-    const refresh = (domain: string): Effect.Effect<Result, UpstreamUnavailable> =>
-      flights.run(domain, query(domain).pipe(
-        Effect.flatMap(({ rows, invalid }) =>
-          Effect.map(Clock.currentTimeMillis, (fetchedAt): Result => {
-            const d = dedupe(rows)
-            return { entries: d.entries, duplicates: d.duplicates, dropped: d.dropped + invalid, fetchedAt }
-          })
-        ),
+    /** One round of queries per domain at a time on this instance; the result goes to the store. */
+    const refresh = (domain: string, previous: Result | undefined): Effect.Effect<Result, NoSourceAnswered> =>
+      flights.run(domain, query(domain, previous).pipe(
         Effect.tap((r) => store.write(domain, r)),
         Effect.map((r) => {
           confirmed.set(domain, r.fetchedAt)
@@ -139,13 +132,12 @@ export const makeCtAggregator = (opts: CtOptions) =>
       ))
 
     const domainKey = (domainIn: string) => domainIn.toLowerCase().replace(/\.$/, "")
-    const view = (r: Result, outcome: CtLookup["outcome"], upstreamError: string | null): CtLookup =>
-      ({ entries: r.entries, outcome, fetchedAt: r.fetchedAt, duplicates: r.duplicates, dropped: r.dropped, upstreamError })
+    const view = (r: Result, outcome: CtLookup["outcome"], upstreamError: string | null): CtLookup => ({ ...r, outcome, upstreamError })
     // A fresh result this instance read or wrote within READ_CACHE_MAX_AGE_MS needs no store
     // read: a change to the row by another instance is seen after that bound at the latest.
     const freshHeld = (domain: string, now: number): Result | undefined => {
       const r = memo.get(domain)
-      return r !== undefined && now - r.fetchedAt < opts.ttlMs && now - (confirmed.get(domain) ?? 0) < READ_CACHE_MAX_AGE_MS ? r : undefined
+      return r !== undefined && now - r.fetchedAt < ttlOf(r) && now - (confirmed.get(domain) ?? 0) < READ_CACHE_MAX_AGE_MS ? r : undefined
     }
 
     const lookup = Effect.fnUntraced(function*(domainIn: string) {
@@ -155,59 +147,27 @@ export const makeCtAggregator = (opts: CtOptions) =>
       if (held !== undefined) return view(held, "hit", null)
       const stored = Option.map(yield* store.read(domain), (r) => remember(domain, { ...r, entries: r.entries as ReadonlyArray<CtEntry> }))
       if (Option.isSome(stored)) confirmed.set(domain, now)
-      if (Option.isSome(stored) && now - stored.value.fetchedAt < opts.ttlMs) return view(stored.value, "hit", null)
-      const fresh = yield* Effect.either(refresh(domain))
+      if (Option.isSome(stored) && now - stored.value.fetchedAt < ttlOf(stored.value)) return view(stored.value, "hit", null)
+      const fresh = yield* Effect.either(refresh(domain, Option.getOrUndefined(stored)))
       if (fresh._tag === "Right") return view(fresh.right, "miss", null)
-      if (Option.isSome(stored) && now - stored.value.fetchedAt < STALE_MAX_MS) return view(stored.value, "stale", fresh.left.message)
-      return yield* fresh.left
+      const failure = fresh.left
+      if (Option.isSome(stored) && now - stored.value.fetchedAt < STALE_MAX_MS) {
+        return { ...view(stored.value, "stale", failure.message), sources: staleSources(stored.value, failure.answers) }
+      }
+      return yield* new UpstreamUnavailable({ message: failure.message })
     })
 
     const search = (domain: string) => Effect.map(lookup(domain), (l) => l.entries)
 
-    const examine = (id: number) =>
-      Effect.gen(function*() {
-        const pem = yield* crtsh.certificate(id, Math.min(SCT_TIMEOUT_MS, opts.budgetMs)).pipe(Effect.mapError((e) => new Unexaminable(e.reason.startsWith("certificate") ? e.reason : `certificate ${id}: ${e.reason}`)))
-        // The x509 stack is loaded when the first certificate is examined, not at start-up.
-        const { asn1, x509 } = yield* Effect.promise(() => import("../pkix/peculiar"))
-        const cert = yield* Effect.try({ try: () => new x509.X509Certificate(pem.trim()), catch: (e) => new Unexaminable(`certificate ${id} is not parseable: ${(e as Error).message}`) })
-        if (cert.getExtension(PRECERT_POISON_OID)) return { precert: true as const, cert, count: 0 }
-        const ext = cert.getExtension(SCT_LIST_OID)
-        if (!ext) return { precert: false as const, cert, count: 0 }
-        const tls = yield* Effect.try({
-          try: () => new Uint8Array(asn1.AsnConvert.parse(ext.value, asn1.OctetString).buffer),
-          catch: () => new Unexaminable(`certificate ${id}: SCT list extension is not an OCTET STRING`)
-        })
-        const count = countSctList(tls)
-        if (count === undefined) return yield* Effect.fail(new Unexaminable(`certificate ${id}: malformed SCT list`))
-        return { precert: false as const, cert, count }
-      })
+    const names = (domain: string) =>
+      Effect.map(search(domain), (entries) => [...new Set(entries.flatMap((e) => e.names))].sort())
 
-    const embeddedSct = Effect.fnUntraced(function*(_domain: string, entries: ReadonlyArray<CtEntry>) {
-      const known = sctMemo.get(entries)
+    const embeddedSct = Effect.fnUntraced(function*(_domain: string, l: CtLookup) {
+      const known = sctMemo.get(l.entries)
       if (known) return known
-      const now = new Date(yield* Clock.currentTimeMillis).toISOString()
-      const current = entries
-        .filter((e) => e.not_after !== null && e.not_after > now && (e.not_before === null || e.not_before <= now))
-        .sort((a, b) => ((b.not_before ?? "") > (a.not_before ?? "") ? 1 : (b.not_before ?? "") < (a.not_before ?? "") ? -1 : b.id - a.id))[0]
-      let out: { result: EmbeddedSct | null; note: string | null }
-      if (!current) {
-        out = { result: null, note: "no currently valid certificate in the CT results" }
-      } else {
-        out = { result: null, note: `certificate ${current.id}: only the precertificate is logged; SCTs are embedded in the final certificate` }
-        // The final certificate carries the SCTs; try the newest-logged member first.
-        for (const id of [...current.ids].sort((a, b) => b - a)) {
-          const r = yield* Effect.either(examine(id))
-          if (r._tag === "Left") {
-            out = { result: null, note: r.left.reason }
-            continue
-          }
-          if (r.right.precert) continue
-          const c = sctCompliance(r.right.count, r.right.cert.notBefore, r.right.cert.notAfter)
-          out = { result: { count: r.right.count, chrome_compliant: c.chrome_compliant, note: c.note, certificate_id: id }, note: null }
-          break
-        }
-      }
-      sctMemo.set(entries, out)
+      const crtshAnswered = l.sources.some((s) => s.name === "crtsh" && s.status === "ok")
+      const out = yield* examine(l.entries, l.scts, crtshAnswered)
+      sctMemo.set(l.entries, out)
       return out
     })
 
@@ -218,13 +178,21 @@ export const makeCtAggregator = (opts: CtOptions) =>
         return [...new Set(entries.filter((e) => e.not_after !== null && e.not_after > now).map((e) => issuerOrganization(e.issuer)))]
       })
 
-    return { lookup, search, embeddedSct, currentIssuers } satisfies CtAggregatorShape
+    return { lookup, search, names, embeddedSct, currentIssuers } satisfies CtAggregatorShape
   })
 
 export class CtAggregator extends Context.Tag("domain-intel/CtAggregator")<CtAggregator, CtAggregatorShape>() {
   /** Needs AppConfig and the store (SqlClient); brings its own HttpClient (no redirects). */
   static readonly Live = Layer.effect(
     this,
-    Effect.flatMap(AppConfig, (c) => makeCtAggregator({ baseUrl: c.ctAggregatorUrl, ttlMs: c.ctCacheTtlS * 1000, budgetMs: c.ctBudgetMs }))
+    Effect.flatMap(AppConfig, (c) =>
+      makeCtAggregator({
+        sources: c.ctSources,
+        crtshUrl: c.ctAggregatorUrl,
+        certspotterUrl: c.ctCertspotterUrl,
+        certspotterToken: c.ctCertspotterToken,
+        ttlMs: c.ctCacheTtlS * 1000,
+        budgetMs: c.ctBudgetMs
+      }))
   ).pipe(Layer.provide(CrtShHttpLive))
 }

@@ -1,8 +1,9 @@
 /**
  * CT logs, pure: crt.sh JSON rows in, deduplicated entries out (a precertificate and its final
  * certificate share issuer and serial number: one entry), newest first; pagination and the
- * `since` filter; SCT counting and the compliance rule of docs/operations/ct-logs.md ("embedded_sct").
+ * `since` filter; SCT counting and the compliance rule of docs/operations/ct-logs.md.
  */
+import type { CtSourceName } from "../../platform/Config"
 
 /** One row of crt.sh's `output=json`. Fields are loosely typed: the aggregator is an upstream. */
 export interface CrtShRow {
@@ -18,9 +19,12 @@ export interface CrtShRow {
 }
 
 export interface CtEntry {
-  /** The aggregator's certificate ID (of the first-logged member: usually the precertificate). */
+  /**
+   * crt.sh's certificate ID (of the first-logged member: usually the precertificate); for a
+   * certificate crt.sh did not list, Cert Spotter's issuance ID.
+   */
   readonly id: number
-  /** Every aggregator ID merged into this entry (precertificate and certificate). */
+  /** Every crt.sh ID merged into this entry (precertificate and certificate); empty when crt.sh did not list it. */
   readonly ids: ReadonlyArray<number>
   readonly issuer: string
   readonly issuer_ca_id: number | null
@@ -29,8 +33,14 @@ export interface CtEntry {
   readonly serial_number: string | null
   readonly not_before: string | null
   readonly not_after: string | null
-  /** When the certificate was first logged (ISO 8601, UTC). */
+  /** When the certificate was first logged (ISO 8601, UTC); its not_before when only Cert Spotter listed it. */
   readonly timestamp: string
+  /** SHA-256 of the certificate (of the precertificate when only that is known), hex; from Cert Spotter. */
+  readonly sha256: string | null
+  /** Cert Spotter's issuance ID, when Cert Spotter listed the certificate. */
+  readonly certspotter_id: string | null
+  /** The sources that listed the certificate, in CT_SOURCES order. */
+  readonly sources: ReadonlyArray<CtSourceName>
 }
 
 /** crt.sh prints UTC without a zone ("2024-01-02T03:04:05.678"); ISO 8601 out, or null. */
@@ -92,13 +102,26 @@ export const dedupe = (rows: ReadonlyArray<unknown>): { entries: Array<CtEntry>;
       serial_number: typeof first.row.serial_number === "string" ? first.row.serial_number.toLowerCase() : null,
       not_before: parseCrtTime(first.row.not_before),
       not_after: parseCrtTime(first.row.not_after),
-      timestamp: first.ts
+      timestamp: first.ts,
+      sha256: null,
+      certspotter_id: null,
+      sources: ["crtsh"]
     })
   }
-  // Newest first; ties by ID, higher first.
-  entries.sort((a, b) => (a.timestamp > b.timestamp ? -1 : a.timestamp < b.timestamp ? 1 : b.id - a.id))
+  entries.sort(newestFirst)
   return { entries, duplicates, dropped }
 }
+
+/**
+ * Newest first; ties by ID, higher first, then by Cert Spotter ID and SHA-256: a total order, so
+ * pages cut from a merged list never overlap or skip.
+ */
+export const newestFirst = (a: CtEntry, b: CtEntry): number =>
+  a.timestamp > b.timestamp ? -1 : a.timestamp < b.timestamp ? 1
+  : a.id !== b.id ? b.id - a.id
+  : cmp(a.certspotter_id ?? "", b.certspotter_id ?? "") || cmp(a.sha256 ?? "", b.sha256 ?? "") || cmp(a.serial_number ?? "", b.serial_number ?? "")
+
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
 export const page = (entries: ReadonlyArray<CtEntry>, opts: { offset: number; limit: number; since: string | null }) => {
   const filtered = opts.since === null ? entries : entries.filter((e) => e.timestamp >= opts.since!)
@@ -141,8 +164,9 @@ export const countSctList = (tls: Uint8Array): number | undefined => {
 }
 
 /**
- * docs/operations/ct-logs.md, "embedded_sct": at least 2 SCTs from distinct operators, and at least 3 for certificates valid 180
- * days or more issued after 2022-04-15; distinct operators approximated by raw count.
+ * Chrome's CT policy (docs/operations/ct-logs.md, "embedded_sct"): at least 2 SCTs from distinct
+ * operators, and at least 3 for certificates valid 180 days or more issued after 2022-04-15;
+ * distinct operators approximated by raw count.
  */
 export const sctCompliance = (count: number, notBefore: Date, notAfter: Date) => {
   const validDays = (notAfter.getTime() - notBefore.getTime()) / 86_400_000

@@ -1,5 +1,5 @@
 import { Clock, Effect } from "effect"
-import { AppConfig } from "../../platform/Config"
+import { AppConfig, type AppConfigShape } from "../../platform/Config"
 import { normalizeDomain } from "../../kernel/domainParam"
 import { InvalidRequest, type UpstreamUnavailable } from "../../kernel/errors"
 import { noteCache } from "../../platform/http/CurrentRequest"
@@ -29,19 +29,25 @@ export const parseSince = (s: string): string | InvalidRequest => {
   return new Date(t).toISOString()
 }
 
-/** The aggregator's host for the report's `source`, parsed once per configured URL. */
-let hostOf: { readonly url: string; readonly host: string } | undefined
-const aggregatorHost = (url: string): string => {
-  if (hostOf?.url !== url) {
-    let host: string
-    try {
-      host = new URL(url).host
-    } catch {
-      host = url
-    }
-    hostOf = { url, host }
+const hostOf = (url: string): string => {
+  try {
+    return new URL(url).host
+  } catch {
+    return url
   }
-  return hostOf.host
+}
+
+/** The report's `source`: the aggregators asked, parsed once per configuration. */
+let described: { readonly key: string; readonly text: string } | undefined
+const describeSources = (c: AppConfigShape): string => {
+  const key = `${c.ctSources.join(",")} ${c.ctAggregatorUrl} ${c.ctCertspotterUrl}`
+  if (described?.key !== key) {
+    const each = c.ctSources.map((s) =>
+      s === "crtsh" ? `${hostOf(c.ctAggregatorUrl)} (crt.sh JSON)` : `${hostOf(c.ctCertspotterUrl)} (Cert Spotter API v1)`
+    )
+    described = { key, text: `certificate transparency aggregator${each.length === 1 ? "" : "s"} ${each.join(" and ")}` }
+  }
+  return described.text
 }
 
 /** The validated inputs of a report, or the 400 they earn. */
@@ -60,7 +66,7 @@ const assemble = (
   result: CtLookup,
   sct: SctVerdict,
   now: number,
-  aggregatorUrl: string
+  source: string
 ) => ({
   domain,
   since,
@@ -69,7 +75,7 @@ const assemble = (
   result,
   sct,
   age: Math.max(0, Math.round((now - result.fetchedAt) / 1000)),
-  host: aggregatorHost(aggregatorUrl)
+  source
 })
 
 const prepare = (urlParams: CtLogsInput) =>
@@ -80,18 +86,19 @@ const prepare = (urlParams: CtLogsInput) =>
     const config = yield* AppConfig
     const result = yield* ct.lookup(inputs.domain)
     yield* noteCache(result.outcome)
-    const sct = yield* ct.embeddedSct(inputs.domain, result.entries)
+    const sct = yield* ct.embeddedSct(inputs.domain, result)
     const now = yield* Clock.currentTimeMillis
-    return assemble(urlParams, inputs, result, sct, now, config.ctAggregatorUrl)
+    return assemble(urlParams, inputs, result, sct, now, describeSources(config))
   })
 
 type Prepared = ReturnType<typeof assemble>
 
-const build = ({ age, domain, host, limit, offset, result, sct, since }: Prepared) => {
+const build = ({ age, domain, limit, offset, result, sct, since, source }: Prepared) => {
   const p = page(result.entries, { offset, limit, since })
   const notes: Array<string> = []
   notes.push(`${p.total} deduplicated certificate${p.total === 1 ? "" : "s"}${since ? ` logged since ${since}` : ""}` +
     (result.duplicates > 0 ? `; ${result.duplicates} precertificate/certificate duplicate${result.duplicates === 1 ? "" : "s"} merged` : ""))
+  if (result.overlap > 0) notes.push(`${result.overlap} certificate${result.overlap === 1 ? "" : "s"} listed by more than one source merged`)
   if (result.dropped > 0) notes.push(`${result.dropped} malformed aggregator rows ignored`)
   if (result.outcome === "hit") notes.push(`served from cache (fetched ${age} s ago)`)
   if (result.outcome === "stale") notes.push(`STALE: the aggregator failed (${result.upstreamError}); serving the cached result fetched ${age} s ago`)
@@ -104,8 +111,12 @@ const build = ({ age, domain, host, limit, offset, result, sct, since }: Prepare
     count: p.certificates.length,
     total: p.total,
     truncated: p.truncated,
-    source: `certificate transparency aggregator ${host} (crt.sh JSON)`,
+    source,
+    sources: result.sources.map((s) => ({ ...s, fetched_at: new Date(s.fetched_at).toISOString() })),
     note: notes.join("; "),
+    limitations: result.outcome === "stale"
+      ? [`no CT source answered (${result.upstreamError}); this is the result fetched ${age} s ago`, ...result.limitations]
+      : result.limitations,
     cache: { outcome: result.outcome, fetched_at: new Date(result.fetchedAt).toISOString(), age_seconds: age },
     pagination: p.pagination,
     since,

@@ -23,7 +23,7 @@ export class CtApi extends HttpApiGroup.make("ct")
   .add(
     HttpApiEndpoint.get("ctLogs", "/v1/domain/ct-logs")
       .annotate(OpenApi.Summary, "Certificates logged in Certificate Transparency for a domain")
-      .annotate(OpenApi.Description, "Certificates for the domain and its subdomains from a crt.sh-compatible aggregator, newest first, paginated with `offset`/`limit`, cached for CT_CACHE_TTL_S.")
+      .annotate(OpenApi.Description, "Certificates for the domain and its subdomains from the aggregators of CT_SOURCES (crt.sh and Cert Spotter, asked at once), one entry per certificate, newest first, paginated with `offset`/`limit`, cached for CT_CACHE_TTL_S. One source failing is a 200 with the failure in `sources` and `limitations`; every source failing is 502.")
       .setUrlParams(CtLogsInputs.query)
       .addSuccess(CtLogsReport)
       .addError(UpstreamUnavailableWire)

@@ -99,7 +99,7 @@ export const makeAnalysisTools = Effect.gen(function*() {
     name: "ct_logs",
     title: "Certificate transparency logs",
     description:
-      "List the TLS certificates public certificate-transparency logs hold for a domain, newest first, deduplicated (precertificate and certificate merged). Use it to find which CAs issued certificates for a domain, spot unexpected issuance, or discover subdomains (`names`). Takes 1-5 s on a cache miss (results are cached for 30 min). Main fields: `certificates[]` (issuer, common_name, names, not_before, not_after, timestamp), `total`, `truncated` with `pagination.next_offset` for the next page (pass it as `offset`), `cache.outcome`, `embedded_sct` of the newest valid certificate.",
+      "List the TLS certificates public certificate-transparency logs hold for a domain, from crt.sh and Cert Spotter at once, newest first, one entry per certificate (precertificate and certificate merged, and a certificate both sources list). Use it to find which CAs issued certificates for a domain, spot unexpected issuance, or discover subdomains (`names`). Takes 1-5 s on a cache miss (results are cached for 30 min). Main fields: `certificates[]` (issuer, common_name, names, not_before, not_after, timestamp, sources), `total`, `truncated` with `pagination.next_offset` for the next page (pass it as `offset`), `sources[]` (each aggregator's status: ok, error or skipped) and `limitations` (what a failed source leaves out), `cache.outcome`, `embedded_sct` of the newest valid certificate.",
     input: CtLogsInputs.json,
     output: CtLogsReport,
     run: (args) => ctLogsReport(args).pipe(Effect.provide(context)),

@@ -81,6 +81,7 @@ export const OperationsLive = Layer.sync(Operations, () => makeOperations(Api, r
 /**
  * The CT aggregator with its retry budget cut to fit inside the operation's deadline (with room
  * for the rest of the CT operation), so its retries end in its own 502 before the deadline's.
+ * The budget is each source's, and the sources are asked at once: one cut covers them all.
  */
 const CtWithinDeadline = CtAggregator.Live.pipe(
   Layer.provide(Layer.effect(AppConfig, Effect.map(AppConfig, (c) => ({

@@ -5,6 +5,9 @@
  */
 import type { Period } from "../../analytics/analyze"
 import * as Sketch from "../../metering/sketch"
+import type { CtEntry } from "../../../adapters/ct/entries"
+import type { CtSourceName } from "../../../platform/Config"
+import { newEntries, watermarks } from "../../../adapters/ct/merge"
 
 /** The kinds whose verdicts are here (the newer kinds' are beside their kind-table entries). */
 export type ClassicKind = "http_check" | "certificate" | "ct_new_certificate" | "zone_hygiene" | "waf"
@@ -31,7 +34,9 @@ export const monitorLimit = { free: 5, developer: 50, pro: 500, enterprise: 5_00
 
 /** What a kind remembers between runs, to tell "new" from "seen before". */
 export interface Baseline {
-  readonly max_ct_id?: number
+  /** ct_new_certificate: the highest crt.sh ID and Cert Spotter ID seen (adapters/ct/merge.ts). */
+  readonly max_ct_id?: number | undefined
+  readonly max_certspotter_id?: number | undefined
   readonly finding_keys?: ReadonlyArray<string>
   readonly provider?: string | null
   /** dns_records: the sorted answer of the last run. */
@@ -55,6 +60,10 @@ export interface Verdict {
 
 const gradeRank: Record<Grade, number> = { A: 4, B: 3, C: 2, D: 1, F: 0 }
 const severityRank: Record<FindingSeverity, number> = { critical: 4, high: 3, medium: 2, low: 1, info: 0 }
+
+/** The CT sources that answered for a CT lookup. */
+const answeredSources = (report: { readonly sources?: ReadonlyArray<{ readonly name: CtSourceName; readonly status: string }> }) =>
+  (report.sources ?? []).filter((s) => s.status === "ok").map((s) => s.name)
 
 const verdict = (held: ReadonlyArray<string>, okText: string, report: unknown, baseline: Baseline | null): Verdict => ({
   ok: held.length === 0,
@@ -127,16 +136,16 @@ export const evaluate = (
       return verdict(held, `valid, ${report.days_left} days left`, trimmed, previous)
     }
     case "ct_new_certificate": {
-      const entries: ReadonlyArray<{ id: number; issuer: string; common_name: string | null; not_before: string | null; not_after: string | null }> =
-        report.entries ?? []
-      const maxId = entries.reduce((m, e) => Math.max(m, e.id), previous?.max_ct_id ?? 0)
-      const fresh = previous?.max_ct_id === undefined ? [] : entries.filter((e) => e.id > previous.max_ct_id!)
+      const entries: ReadonlyArray<CtEntry> = report.entries ?? []
+      // First run: no watermark yet at any source (a certificate from either source is new after it).
+      const first = previous?.max_ct_id === undefined && previous?.max_certspotter_id === undefined
+      const fresh = newEntries(entries, first ? null : previous)
       if (c.new_certificate && fresh.length > 0) {
         held.push(`${fresh.length} new certificate${fresh.length === 1 ? "" : "s"} in CT logs`)
       }
       if (c.issuer_not_in && c.issuer_not_in.length > 0) {
         // First run: judge the certificates valid now; later runs: the new ones.
-        const judged = previous?.max_ct_id === undefined
+        const judged = first
           ? entries.filter((e) => e.not_after === null || Date.parse(e.not_after) > now)
           : fresh
         const allowed = c.issuer_not_in.map((i) => i.toLowerCase())
@@ -148,7 +157,7 @@ export const evaluate = (
         new_certificates: fresh.slice(0, 20).map((e) => ({ id: e.id, issuer: e.issuer, common_name: e.common_name, not_before: e.not_before })),
         issuers: [...new Set(entries.map((e) => e.issuer))].slice(0, 20)
       }
-      return verdict(held, `${entries.length} certificates, ${fresh.length} new`, trimmed, { max_ct_id: maxId })
+      return verdict(held, `${entries.length} certificates, ${fresh.length} new`, trimmed, watermarks(entries, answeredSources(report), first ? null : previous))
     }
     case "zone_hygiene": {
       const findings: ReadonlyArray<{ check: string; severity: FindingSeverity; message: string }> = report.findings ?? []
