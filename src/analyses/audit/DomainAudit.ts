@@ -33,7 +33,7 @@ import { Ipv6Readiness } from "./Ipv6Readiness"
 import type { SecurityHeadersReport } from "../observatory/schema"
 import type { TlsReport } from "../tls/schema"
 import type { WebIpv6Observation } from "./ipv6"
-import { type CheckResult, type Input, isUnavailable, judgeWeb, type Unavailable, type WebReach } from "./judge"
+import { type CheckResult, type Input, isUnavailable, judgeWeb, type WebReach } from "./judge"
 import { judgeDns, judgeExposure } from "./judgeDns"
 import { judgeMail } from "./judgeMail"
 import type { DomainAuditReport } from "./schema"
@@ -244,4 +244,3 @@ export class DomainAudit extends Context.Tag("domain-intel/DomainAudit")<DomainA
   static readonly Live = Layer.effect(this, makeDomainAudit).pipe(Layer.provide(Ipv6Readiness.Live))
 }
 
-export type { Unavailable }

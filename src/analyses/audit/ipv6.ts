@@ -1,16 +1,14 @@
 /**
  * IPv6 readiness as internet.nl measures it (pure): what the audit observed in, verdicts out.
- * docs/operations/domain-audit.md ("IPv6") states the rules and their source.
+ * docs/operations/domain-audit.md ("IPv6") states the rules and where they come from.
  *
- * The page comparison is internet.nl's (its `checks/tasks/ipv6.py`, `simhash()`, with
- * `SIMHASH_MAX = 10`): it reads at most 500,000 bytes of the page over IPv4 and over IPv6, removes
- * the `nonce` attribute of `<script>` and `<style>` tags and every `<input name="__VIEWSTATE">`
- * (values that differ on every load), then takes Python's `difflib.SequenceMatcher.quick_ratio()`
- * of the two texts: the share of characters the two have in common regardless of order,
- * 2·M / (|a| + |b|) with M the size of the multiset intersection. The difference is
- * 100 − 100·ratio percent and the pages count as the same when it is at most 10. Unlike
- * internet.nl, the markup is not re-serialised by BeautifulSoup's `prettify()` first: that
- * reformatting changes the whitespace of both pages alike and is left out.
+ * The page comparison: at most 500,000 bytes of the page over IPv4 and over IPv6, without the
+ * `nonce` attribute of `<script>` and `<style>` tags and without `<input name="__VIEWSTATE">`
+ * (values that differ on every load), compared by Python's `difflib.SequenceMatcher.quick_ratio()`:
+ * the share of characters the two have in common regardless of order, 2·M / (|a| + |b|) with M
+ * the size of the multiset intersection. The difference is 100 − 100·ratio percent and the pages
+ * count as the same when it is at most 10. The markup is not re-serialised first (the page says
+ * why).
  */
 
 /** At most this much of each page is compared (internet.nl reads 0.5 MB). */
