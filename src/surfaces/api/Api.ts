@@ -22,6 +22,7 @@ import { EmailApi } from "./email"
 import { TlsApi } from "./tls"
 import { SecurityHeadersApi } from "./headers"
 import { TakeoverApi } from "./takeover"
+import { BlocklistApi } from "./blocklist"
 
 export class Api extends HttpApi.make("domain-intel")
   .add(SystemApi)
@@ -38,6 +39,7 @@ export class Api extends HttpApi.make("domain-intel")
   .add(TlsApi)
   .add(SecurityHeadersApi)
   .add(TakeoverApi)
+  .add(BlocklistApi)
   // Any request: a bad parameter or body, an unknown route or method, a body over 1 MiB, an
   // operation past its deadline (502), a defect.
   .addError(InvalidRequestWire)

@@ -65,6 +65,8 @@ import { SecurityHeadersLive } from "../handlers/headers"
 import { HttpSecurityGrade } from "../../analyses/observatory/HttpSecurityGrade"
 import { SubdomainTakeover } from "../../analyses/takeover/SubdomainTakeover"
 import { TakeoverLive } from "../handlers/takeover"
+import { Blocklist } from "../../analyses/blocklist/Blocklist"
+import { BlocklistLive } from "../handlers/blocklist"
 
 /** Routes mounted beside the HttpApi (raw handlers). */
 export const rawRoutes: ReadonlyArray<RawRoute> = [...mcpRawRoutes]
@@ -90,7 +92,7 @@ const CtWithinDeadline = CtAggregator.Live.pipe(
  * nodes"): so here and in `AppLive` dependencies are provided a level at a time, and the routes
  * beside the HttpApi share one layer.
  */
-export const ServicesLive = Layer.mergeAll(Bearer.Default, Accounts.Default, AuditTokensLive, ZoneHygiene.Live, EmailSecurity.Live, TlsScan.Live, SubdomainTakeover.Live).pipe(
+export const ServicesLive = Layer.mergeAll(Bearer.Default, Accounts.Default, AuditTokensLive, ZoneHygiene.Live, EmailSecurity.Live, TlsScan.Live, SubdomainTakeover.Live, Blocklist.Live).pipe(
   Layer.provideMerge(Layer.mergeAll(
     Keys.Default, KeyActivity.Default, Quota.Default, RequestLog.Default, OperationsLive,
     HttpProbe.Live, DnssecValidator.Live, CtWithinDeadline, TlsWire.Live, ResolverHealth.Live
@@ -99,7 +101,7 @@ export const ServicesLive = Layer.mergeAll(Bearer.Default, Accounts.Default, Aud
 )
 
 /** The REST groups, over the services below (provided once, with the analyses MCP shares). */
-const GroupsLive = Layer.mergeAll(AccountLive, SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive, MonitorsLive, EmailLive, TlsLive, SecurityHeadersLive, TakeoverLive)
+const GroupsLive = Layer.mergeAll(AccountLive, SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive, MonitorsLive, EmailLive, TlsLive, SecurityHeadersLive, TakeoverLive, BlocklistLive)
 
 /**
  * Background fibers (alert evaluator and outbox, request-log pruning, monitor scheduler), scoped
