@@ -17,6 +17,7 @@ export const MonitorKind = Schema.Literal(
   "dnssec",
   "email_security",
   "tls",
-  "takeover"
+  "takeover",
+  "blocklist"
 )
 export type MonitorKind = typeof MonitorKind.Type

@@ -50,7 +50,8 @@ const mirrors = {
   email_security: "/v1/security/email",
   tls_scan: "/v1/security/tls",
   security_headers: "/v1/security/headers",
-  subdomain_takeover: "/v1/security/takeover"
+  subdomain_takeover: "/v1/security/takeover",
+  blocklist: "/v1/security/blocklist"
 } as const
 type Tool = keyof typeof mirrors
 
@@ -93,7 +94,12 @@ const badInputs = (): ReadonlyArray<readonly [Tool, Record<string, unknown>, str
   ["subdomain_takeover", { domain: "192.0.2.1" }, "invalid_request"],
   ["subdomain_takeover", { domain: "good.test", names: ["x.other.test"] }, "invalid_request"],
   ["subdomain_takeover", { domain: "good.test", names: Array.from({ length: 101 }, (_, i) => `n${i}.good.test`) }, "invalid_request"],
-  ["subdomain_takeover", { domain: "missing.test" }, "not_found"]
+  ["subdomain_takeover", { domain: "missing.test" }, "not_found"],
+  ["blocklist", {}, "invalid_request"],
+  ["blocklist", { target: "0x7f.1" }, "invalid_request"],
+  ["blocklist", { target: "good.test:25" }, "invalid_request"],
+  ["blocklist", { target: metadata }, "target_forbidden"],
+  ["blocklist", { target: "missing.test" }, "not_found"]
 ]
 
 describe("the same bad input, the same error", () => {

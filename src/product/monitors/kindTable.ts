@@ -11,6 +11,7 @@ import { dnssecKind } from "./kinds/dnssec"
 import { domainExpiryKind } from "./kinds/domainExpiry"
 import { emailSecurityKind, tlsKind } from "./kinds/security"
 import { takeoverKind } from "./kinds/takeover"
+import { blocklistKind } from "./kinds/blocklist"
 
 export const kindTable = {
   http_check: httpCheckKind,
@@ -23,7 +24,8 @@ export const kindTable = {
   dnssec: dnssecKind,
   email_security: emailSecurityKind,
   tls: tlsKind,
-  takeover: takeoverKind
+  takeover: takeoverKind,
+  blocklist: blocklistKind
 } satisfies Record<MonitorKind, KindSpec<any>>
 
 export { MonitorKind }

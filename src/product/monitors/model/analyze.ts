@@ -40,6 +40,8 @@ export interface Baseline {
   readonly records?: { readonly spf: string | null; readonly dmarc: string | null; readonly mta_sts_id: string | null }
   /** takeover: the candidates of the last run (type, name, target, confidence). */
   readonly candidate_keys?: ReadonlyArray<string>
+  /** blocklist: the (item, zone) pairs listed at the last run, or listed before and unknown since. */
+  readonly listing_keys?: ReadonlyArray<string>
 }
 
 export interface Verdict {

@@ -18,6 +18,7 @@ import type { WafDetection } from "../../../analyses/waf/WafDetection"
 import type { EmailSecurity } from "../../../analyses/mail/EmailSecurity"
 import type { TlsScan } from "../../../analyses/tls/TlsScan"
 import type { SubdomainTakeover } from "../../../analyses/takeover/SubdomainTakeover"
+import type { Blocklist } from "../../../analyses/blocklist/Blocklist"
 
 /** Every service a run of any kind may use (provided by the scheduler's layer). */
 export type MonitorRunServices =
@@ -33,6 +34,7 @@ export type MonitorRunServices =
   | EmailSecurity
   | TlsScan
   | SubdomainTakeover
+  | Blocklist
 
 export interface KindSpec<C> {
   /** The conditions the kind accepts; names it does not know are refused (400). */

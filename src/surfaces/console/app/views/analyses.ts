@@ -4,6 +4,7 @@ import { errorBox, field, h, replace } from "../dom"
 import { ctReport, emailReport, freshnessReport, httpCheckReport, rawJson, wafReport, zoneReport } from "./reports"
 import { headersReport, tlsReport } from "./securityReports"
 import { takeoverReport } from "./takeoverReport"
+import { blocklistReport } from "./blocklistReport"
 import type { View } from "./types"
 
 type Values = Record<string, string | boolean>
@@ -90,6 +91,13 @@ const OPERATIONS: ReadonlyArray<Operation> = [
       { name: "names", label: "Extra names (comma list, optional)", placeholder: "old-shop.example.com,promo.example.com" }
     ],
     render: takeoverReport
+  },
+  {
+    id: "blocklist",
+    label: "Blocklists (DNSBL)",
+    path: "/v1/security/blocklist",
+    fields: [{ name: "target", label: "IP address or domain", placeholder: "192.0.2.25 or example.com", required: true }],
+    render: blocklistReport
   },
   {
     id: "ct",

@@ -117,6 +117,12 @@ export const KINDS: Record<string, KindForm> = {
     target: "example.com",
     factor: 10,
     conditions: [{ name: "new_candidate_confidence_at_least", label: "New candidate of confidence", type: "choice", options: ["confirmed", "potential", "unlikely"], optional: true }]
+  },
+  blocklist: {
+    label: "Blocklists (DNSBL)",
+    target: "192.0.2.25 or example.com",
+    factor: 10,
+    conditions: [{ name: "listed", label: "Newly listed on a blocklist", type: "flag" }]
   }
 }
 
