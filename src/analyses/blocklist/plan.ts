@@ -62,6 +62,7 @@ export const parseTarget = (input: string): BlocklistTarget | InvalidRequest => 
   const neither = (why: string) =>
     new InvalidRequest({ message: `target must be an IPv4 or IPv6 address or a domain name: ${JSON.stringify(raw)} is neither (${why})` })
   if (raw.length > 300) return neither("longer than 300 characters")
+  if (/^\[?[0-9a-f:.]+%/i.test(raw)) return neither("an address with a zone index names a network link, not a host a list could know")
   const domain = normalizeDomain(raw)
   // The domain rule's own reason, without its "domain must be …" preamble.
   if (domain instanceof InvalidRequest) return neither(domain.message.replace(/^domain must be a host name such as example\.com: "[^]*" /, "").replace(/^domain is required$/, "empty"))

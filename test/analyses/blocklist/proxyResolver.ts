@@ -16,11 +16,14 @@ export interface ProxyResolver {
   readonly port: number
   /** Every question forwarded, as `name TYPE`, in order. */
   readonly asked: Array<string>
+  /** Where questions go from now on. */
+  upstream: { host: string; port: number }
   readonly stop: () => Promise<void>
 }
 
 export const startProxyResolver = async (upstream: { host: string; port: number }, rewrite: boolean): Promise<ProxyResolver> => {
   const asked: Array<string> = []
+  const self = { upstream }
   const sock = dgram.createSocket("udp4")
   sock.on("message", (msg, client) => {
     let q: packet.DecodedPacket
@@ -52,9 +55,9 @@ export const startProxyResolver = async (upstream: { host: string; port: number 
       }
       sock.send(out, client.port, client.address)
     })
-    up.send(msg, upstream.port, upstream.host)
+    up.send(msg, self.upstream.port, self.upstream.host)
   })
   await new Promise<void>((r) => sock.bind(0, "127.0.0.1", () => r()))
   const port = (sock.address() as net.AddressInfo).port
-  return { host: "127.0.0.1", port, asked, stop: () => new Promise<void>((r) => sock.close(() => r())) }
+  return Object.assign(self, { host: "127.0.0.1", port, asked, stop: () => new Promise<void>((r) => sock.close(() => r())) })
 }
