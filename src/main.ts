@@ -1,7 +1,7 @@
 /**
- * The `domain-intel` program (DECISIONS.md "Running it" and "Second wave → Accounts"): serve
- * (default), keys, orgs, audit-tokens, migrate. Logs go to stderr as JSON; stdout carries only
- * what a script reads (a key or token alone on the last line, or a listing).
+ * The `domain-intel` program (docs/cli.md): serve (default), keys, orgs, audit-tokens, migrate.
+ * Logs go to stderr as JSON; stdout carries only what a script reads (a key or token alone on the
+ * last line, or a listing).
  *
  * Exit codes: 0 done; 1 runtime failure (database, listener, …); 2 usage error or refused
  * request (unknown command, bad option, an org on another plan, a public-suffix audit domain).
@@ -80,6 +80,8 @@ const program = Effect.suspend(() => {
     Effect.provide(BunContext.layer)
   )
 }).pipe(
+  // Inside the failure handler, so a refused setting (INSTANCE_LOCATION=EU, …) is its one line too.
+  Effect.provide(ConfigAndLoggingLive),
   Effect.as(0),
   Effect.catchAllCause((cause) => {
     if (Cause.isInterruptedOnly(cause)) return Effect.succeed(0)
@@ -89,7 +91,6 @@ const program = Effect.suspend(() => {
 )
 
 program.pipe(
-  Effect.provide(ConfigAndLoggingLive),
   BunRuntime.runMain({
     disableErrorReporting: true,
     disablePrettyLogger: true,

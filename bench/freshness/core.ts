@@ -3,6 +3,9 @@
  * pages (no HTTP), scores publishDate against gold.json the same way the shared scorer does.
  *
  *   bun bench/freshness/core.ts [--bench ../shared/benchmarks/freshness] [--fails N] [--limit N]
+ *
+ * The pages are also scored in two fixed halves (FNV-1a hash of the gold URL, even / odd), so a
+ * rule can be checked to help on both halves rather than on the pages it was written from.
  */
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -27,6 +30,13 @@ if (only) entries = entries.filter(([u]) => u.includes(only))
 const now = Date.parse("2026-01-01T00:00:00Z")
 const MAX = 3 * 1024 * 1024
 
+/** FNV-1a (32 bit) of the URL: a fixed split of the pages into halves A (even) and B (odd). */
+export const halfOf = (url: string): "A" | "B" => {
+  let h = 0x811c9dc5
+  for (let i = 0; i < url.length; i++) h = Math.imul(h ^ url.charCodeAt(i), 0x01000193) >>> 0
+  return h % 2 === 0 ? "A" : "B"
+}
+const halves = { A: [0, 0], B: [0, 0] }
 let correct = 0, found = 0, inAll = 0
 const times: number[] = []
 const bySource = new Map<string, [number, number]>()
@@ -44,6 +54,8 @@ for (const [url, g] of entries) {
   if (got) found++
   const ok = got === g.published
   if (ok) correct++
+  halves[halfOf(url)][0]++
+  if (ok) halves[halfOf(url)][1]++
   if (ok || sel.signals.some((s) => dayKey(s.date) === g.published)) inAll++
   const src = sel.publish?.source ?? "(none)"
   const v = bySource.get(src) ?? [0, 0]
@@ -61,4 +73,5 @@ if (arg("out")) (await import("node:fs")).writeFileSync(arg("out")!, okList.join
 const M = entries.length
 console.log(fails.join("\n"))
 for (const [k, [n, c]] of [...bySource].sort((a, b) => b[1][0] - a[1][0])) console.log(`  ${k}: ${n} pages, ${(100 * c / n).toFixed(1)}% exact`)
+for (const h of ["A", "B"] as const) console.log(`half ${h}: exact ${halves[h][1]}/${halves[h][0]} = ${(100 * halves[h][1] / halves[h][0]).toFixed(1)}%`)
 console.log(`core: exact ${correct}/${M} = ${(100 * correct / M).toFixed(1)}%, found ${(100 * found / M).toFixed(1)}%, gold among signals ${(100 * inAll / M).toFixed(1)}%, median ms ${times[Math.floor(M / 2)].toFixed(2)}, p90 ${times[Math.floor(M * 0.9)].toFixed(2)}`)

@@ -5,7 +5,13 @@
  *
  * For vendor V: a true positive is a case that shows V (the replica's provider, or a layer of a
  * layered case) where the tool names V; a false negative one where it does not; a false positive
- * a case that does not show V (nor lists it as also present) where the tool names V.
+ * a case that does not show V (nor lists it as also present) where the tool names V. domain-intel
+ * "names" a vendor when it lists it in providers, as a WAF or as a delivery layer.
+ *
+ * The WAF verdict is scored apart: a case has a WAF when its provider is a WAF (or a delivery
+ * layer seen refusing), none for clean pages and for CDNs, hosts and load balancers seen without a
+ * block. domain-intel's verdict is provider_present; wafw00f's is naming anything at all (it
+ * reports every match as a WAF).
  */
 import { existsSync } from "node:fs"
 import { PROVIDERS } from "../../src/analyses/waf/signatures"
@@ -20,11 +26,13 @@ interface Case {
   readonly id: string
   readonly shows: ReadonlyArray<string>
   readonly allowed: ReadonlyArray<string>
+  /** The case has a WAF (the first of `shows`); false for clean pages and delivery layers seen without a block. */
+  readonly waf: boolean
 }
 
 const cases: ReadonlyArray<Case> = [
-  ...REPLICAS.map((r) => ({ id: r.id, shows: r.expect === null ? [] : [r.expect], allowed: r.alsoReported ?? [] })),
-  ...LAYERED.map((l) => ({ id: l.id, shows: [...l.chain], allowed: [] }))
+  ...REPLICAS.map((r) => ({ id: r.id, shows: r.expect === null ? [] : [r.expect], allowed: r.alsoReported ?? [], waf: r.expect !== null && r.expectRole === undefined })),
+  ...LAYERED.map((l) => ({ id: l.id, shows: [...l.chain, ...l.layers], allowed: [], waf: l.chain.length > 0 }))
 ]
 
 /** wafw00f -a output → the names it reported ("Name (Vendor)") and whether generic detection fired. */
@@ -76,6 +84,7 @@ export const runAccuracy = async (opts: { readonly concurrency?: number; readonl
   for (const v of vendors) { ours[v] = { tp: 0, fp: 0, fn: 0 }; peer[v] = { tp: 0, fp: 0, fn: 0 } }
   let oursFound = 0, peerFound = 0, oursPrimary = 0, peerPrimary = 0, providerCases = 0
   let oursCleanFp = 0, peerCleanFp = 0, cleanCases = 0, peerUnmapped = 0
+  let noWafCases = 0, oursWafClaims = 0, peerWafClaims = 0, wafCases = 0, oursWafFound = 0, peerWafFound = 0
   let oursMs = 0, peerMs = 0
   const url = (id: string) => `http://127.0.0.1:${server.port}/r/${id}`
   // wafw00f takes about half a second per target: run a few at once.
@@ -107,16 +116,26 @@ export const runAccuracy = async (opts: { readonly concurrency?: number; readonl
         else if (set.has(v) && !c.allowed.includes(v)) tally[v].fp++
       }
     }
+    const peerClaims = p.ours.size > 0 || p.unmapped > 0 || p.generic
+    if (c.waf) {
+      wafCases++
+      if (body.provider_present) oursWafFound++
+      if (peerClaims) peerWafFound++
+    } else {
+      noWafCases++
+      if (body.provider_present) oursWafClaims++
+      if (peerClaims) peerWafClaims++
+    }
     if (c.shows.length === 0) {
       cleanCases++
       if (oursSet.size > 0) oursCleanFp++
-      if (p.ours.size > 0 || p.unmapped > 0 || p.generic) peerCleanFp++
+      if (peerClaims) peerCleanFp++
     } else {
       providerCases++
       if (c.shows.every((v) => oursSet.has(v))) oursFound++
       if (c.shows.every((v) => p.ours.has(v))) peerFound++
-      if (body.primaryProvider === c.shows[0]) oursPrimary++
-      if (p.first === c.shows[0]) peerPrimary++
+      if (c.waf && body.primaryProvider === c.shows[0]) oursPrimary++
+      if (c.waf && p.first === c.shows[0]) peerPrimary++
     }
     const line = `${c.id.padEnd(34)} shows ${(c.shows.join(" + ") || "nothing").padEnd(44)} domain-intel ${[...oursSet].join(", ") || "-"} | wafw00f ${[...p.ours].join(", ") || (p.unmapped ? "(unmapped name)" : p.generic ? "(generic)" : "-")}`
     lines.push(line)
@@ -138,8 +157,9 @@ export const runAccuracy = async (opts: { readonly concurrency?: number; readonl
   ].join("\n")
   const summary = [
     `WAF replica corpus: ${cases.length} cases (${providerCases} with providers over ${vendors.length} vendors, ${cleanCases} plain origins and vendor-mention pages)`,
-    `domain-intel: every shown provider named in ${oursFound}/${providerCases} cases, primary right in ${oursPrimary}/${providerCases}, false positives on ${oursCleanFp}/${cleanCases} clean pages; vendors with precision and recall 1.00: ${rows.filter((r) => perfect(r.op, r.or)).length}/${vendors.length}; macro recall ${mean(rows.map((r) => r.or)).toFixed(3)}; ${(oursMs / cases.length).toFixed(1)} ms per case`,
-    `wafw00f 2.2 -a: every shown provider named in ${peerFound}/${providerCases} cases, first name right in ${peerPrimary}/${providerCases}, false positives on ${peerCleanFp}/${cleanCases} clean pages; vendors with precision and recall 1.00: ${rows.filter((r) => perfect(r.wp, r.wr)).length}/${vendors.length} (${Object.keys(WAFW00F_NAMES).length} of the vendors have a wafw00f 2.2 plugin); macro recall ${mean(rows.map((r) => r.wr)).toFixed(3)}; names outside our table ${peerUnmapped}; ${(peerMs / cases.length).toFixed(0)} ms per case (wall, ${opts.concurrency ?? 3} at once)`
+    `WAF verdict: ${wafCases} cases with a WAF, ${noWafCases} without (${cleanCases} clean pages, ${noWafCases - cleanCases} CDNs, hosts and load balancers seen without a block)`,
+    `domain-intel: WAF found in ${oursWafFound}/${wafCases}, WAF claimed on ${oursWafClaims}/${noWafCases} cases without one; every shown provider named in ${oursFound}/${providerCases} cases, primaryProvider right in ${oursPrimary}/${wafCases} WAF cases, anything listed on ${oursCleanFp}/${cleanCases} clean pages; vendors with precision and recall 1.00: ${rows.filter((r) => perfect(r.op, r.or)).length}/${vendors.length}; macro recall ${mean(rows.map((r) => r.or)).toFixed(3)}; ${(oursMs / cases.length).toFixed(1)} ms per case`,
+    `wafw00f 2.2 -a: WAF found in ${peerWafFound}/${wafCases}, WAF claimed on ${peerWafClaims}/${noWafCases} cases without one; every shown provider named in ${peerFound}/${providerCases} cases, first name right in ${peerPrimary}/${wafCases} WAF cases, anything named on ${peerCleanFp}/${cleanCases} clean pages; vendors with precision and recall 1.00: ${rows.filter((r) => perfect(r.wp, r.wr)).length}/${vendors.length} (${Object.keys(WAFW00F_NAMES).length} of the vendors have a wafw00f 2.2 plugin); macro recall ${mean(rows.map((r) => r.wr)).toFixed(3)}; names outside our table ${peerUnmapped}; ${(peerMs / cases.length).toFixed(0)} ms per case (wall, ${opts.concurrency ?? 3} at once)`
   ].join("\n")
   return { lines, markdown, summary }
 }

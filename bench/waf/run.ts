@@ -50,8 +50,8 @@ const replica = Bun.serve({
 
 const svc = await startService()
 const { key, orgName } = await svc.newKey("developer")
-const token = await svc.auditToken(orgName, "localhost")
-const target = `http://localhost:${replica.port}/`
+const token = await svc.auditToken(orgName, "127.0.0.1")
+const target = `http://127.0.0.1:${replica.port}/`
 
 const median = (xs: Array<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const time = async (f: () => Promise<unknown>) => {

@@ -18,8 +18,9 @@ export interface CallerShape {
   /** The public id of the API key (`di_<id>_…`); null when an audit token authenticated. */
   readonly keyId: string | null
   /**
-   * An audit token presented in place of an API key (SPEC.md Authentication 2, WAF active probe
-   * only): the token itself, whose domain scope `Keys.verifyAuditToken` checks. Null for keys.
+   * An audit token presented in place of an API key (WAF active probe only: docs/conventions.md,
+   * "Authentication"): the token itself, whose domain scope `Keys.verifyAuditToken` checks. Null
+   * for keys.
    */
   readonly auditToken: string | null
 }

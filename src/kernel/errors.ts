@@ -1,5 +1,5 @@
 /**
- * The error catalogue (DECISIONS.md, "HTTP conventions"): one class per code, each knowing its
+ * The error catalogue (docs/errors.md, "Codes"): one class per code, each knowing its
  * HTTP status and wire code, declared once on the class (the wire schemas read them from it). Every REST error leaves the service as
  * `{"error":{"code","message","details?"}}`; the wire schemas below make OpenAPI show exactly that.
  */
@@ -170,7 +170,7 @@ export const UpstreamUnavailableWire = wire(UpstreamUnavailable)
 export const NotReadyWire = wire(NotReady)
 export const InternalErrorWire = wire(InternalError)
 
-/** Each error's wire schema, by tag: what encodes it as the DECISIONS.md envelope. */
+/** Each error's wire schema, by tag: what encodes it in the error shape (docs/errors.md, "The error shape"). */
 export const wireOf = {
   InvalidRequest: InvalidRequestWire,
   TargetForbidden: TargetForbiddenWire,
@@ -189,7 +189,7 @@ export const wireOf = {
 
 /**
  * The headers an error answer carries beyond its body, derived from the error value alone
- * (DECISIONS.md "Requests, deadlines and errors"): 401 `WWW-Authenticate`, 405 `Allow`, 429
+ * (docs/errors.md, "Headers that come with errors"): 401 `WWW-Authenticate`, 405 `Allow`, 429
  * `Retry-After`. The one place these are decided.
  */
 export const errorHeaders = (e: ApiError): Readonly<Record<string, string>> | undefined => {

@@ -1,8 +1,8 @@
 /**
- * The monitor kinds (DECISIONS.md "Monitors" and "Monitors: more kinds"), by name; a monitor
- * alert's `metric` is its kind. Each has exactly one entry in the kind table
- * (src/product/monitors/kindTable.ts), which the type checker holds to this list, so a name here
- * without a built kind, or a kind without its name, does not compile.
+ * The monitor kinds (docs/operations/monitors.md, "Kinds"), by name; a monitor alert's `metric` is
+ * its kind. Each has exactly one entry in the kind table (src/product/monitors/kindTable.ts), which
+ * the type checker holds to this list, so a name here without a built kind, or a kind without its
+ * name, does not compile.
  */
 import { Schema } from "effect"
 
@@ -18,6 +18,7 @@ export const MonitorKind = Schema.Literal(
   "email_security",
   "tls",
   "takeover",
+  "lookalikes",
   "blocklist"
 )
 export type MonitorKind = typeof MonitorKind.Type

@@ -5,7 +5,7 @@ export type Plan = typeof Plan.Type
 
 const rank: Record<Plan, number> = { free: 0, developer: 1, pro: 2, enterprise: 3 }
 
-/** Monthly request quotas (SPEC.md, Limits). */
+/** Monthly request quotas (docs/conventions.md, "Plans"). */
 export const monthlyQuota: Record<Plan, number> = {
   free: 1_000,
   developer: 50_000,

@@ -1,5 +1,5 @@
 /**
- * Every environment variable the service reads, in one place (DECISIONS.md, "Configuration").
+ * Every environment variable the service reads, in one place (docs/configuration.md).
  * Read only through Effect `Config`, so tests swap the provider instead of touching `process.env`.
  */
 import { Config, ConfigError, Context, Effect, Either, Layer, Option, type Redacted } from "effect"
@@ -29,7 +29,7 @@ export const parseResolverList = (raw: string): ReadonlyArray<ResolverAddress> =
       return { host: entry, port: 53 }
     })
 
-/** Nameservers from /etc/resolv.conf, else the public fallback DECISIONS.md names. */
+/** Nameservers from /etc/resolv.conf, else the public fallback docs/configuration.md ("DNS") names. */
 export const systemResolvers = (): string => {
   try {
     const conf = readFileSync("/etc/resolv.conf", "utf8")
@@ -103,7 +103,7 @@ export interface AppConfigShape {
   readonly logLevel: string
   readonly logFormat: string
   readonly requestLogRetentionDays: number
-  /** First retry delay of a failed webhook delivery; doubles per attempt (the README (Account analytics and alerting)). */
+  /** First retry delay of a failed webhook delivery; doubles per attempt (docs/configuration.md, "Alerts and monitors"; docs/operations/alert-rules.md, "Delivery"). */
   readonly webhookRetryBaseMs: number
   /** Shortest monitor interval (MONITOR_MIN_INTERVAL_S, default 60; zone, CT and certificate kinds 10×). */
   readonly monitorMinIntervalS: number
@@ -144,7 +144,17 @@ export interface AppConfigShape {
   readonly dnsblDomainZones: ReadonlyArray<string>
   /** Seconds a list's RFC 5782 test-point verdict is kept (DNSBL_TEST_TTL_S, default 3600, 0-86400). */
   readonly dnsblTestTtlS: number
+  /** DNS lookups of lookalike permutations in flight at once on this instance (LOOKALIKES_DNS_CONCURRENCY, default 128, 1-1024). */
+  readonly lookalikesDnsConcurrency: number
+  /**
+   * The location this instance runs monitors from (INSTANCE_LOCATION, default `default`): instances
+   * sharing a database and a name are that location's workers (docs/monitors.md, "Several locations").
+   */
+  readonly instanceLocation: string
 }
+
+/** A location name: 1-32 characters of a-z, 0-9 and `-` (docs/operations/locations.md). */
+export const LOCATION_NAME = /^[a-z0-9-]{1,32}$/
 
 const config = Config.all({
   port: Config.integer("PORT").pipe(Config.withDefault(8080)),
@@ -212,6 +222,18 @@ const config = Config.all({
   dnsblTestTtlS: Config.integer("DNSBL_TEST_TTL_S").pipe(
     Config.withDefault(3600),
     Config.validate({ message: "DNSBL_TEST_TTL_S must be 0-86400", validation: (n) => n >= 0 && n <= 86400 })
+  ),
+  // 128: with every answer 50 ms away, 2,975 permutations took 3.4-5.2 s at 64 in flight,
+  // 1.8-2.1 s at 128 and 1.2-1.5 s at 256; with a resolver on the same machine the sweep is bound
+  // by CPU at any level (bench/lookalikes/concurrency.ts, docs/operations/lookalikes.md). 128 takes
+  // most of the gain while keeping a burst at one resolver moderate.
+  lookalikesDnsConcurrency: Config.integer("LOOKALIKES_DNS_CONCURRENCY").pipe(
+    Config.withDefault(128),
+    Config.validate({ message: "LOOKALIKES_DNS_CONCURRENCY must be 1-1024", validation: (n) => n >= 1 && n <= 1024 })
+  ),
+  instanceLocation: Config.string("INSTANCE_LOCATION").pipe(
+    Config.withDefault("default"),
+    Config.validate({ message: "INSTANCE_LOCATION must be 1-32 characters of a-z, 0-9 and -", validation: (s) => LOCATION_NAME.test(s) })
   )
 })
 

@@ -4,7 +4,7 @@
  * server layer sets it): a CT aggregator answering 502 forever, one that never answers, an
  * http-check target that never answers with timeout=25000 and timeout=30000. Each gets a JSON
  * answer by its deadline + 2 s, never an empty reply, and the request log holds its row.
- * The bounds below are the behaviour under test (DECISIONS.md), not a performance figure.
+ * The bounds below are the behaviour under test (docs/errors.md, "Deadlines"), not a performance figure.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { createServer, type Server, type Socket } from "node:net"

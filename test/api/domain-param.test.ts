@@ -1,8 +1,9 @@
 /**
- * DECISIONS "Domain parameters" through the real service, per operation: what is not a host name
- * is 400 invalid_request with a message that says why (REST and the MCP tools of the same
- * operations); `http(s)://host/` is the host. The page operations (Content Freshness, WAF) take
- * full http(s) URLs by SPEC, so there only other schemes and a user part are refused.
+ * The `domain` parameter (docs/conventions.md, "The domain parameter") through the real service,
+ * per operation: what is not a host name is 400 invalid_request with a message that says why (REST
+ * and the MCP tools of the same operations); `http(s)://host/` is the host. The page operations
+ * (Content Freshness, WAF) also take full http(s) URLs (the same page), so there only other
+ * schemes and a user part are refused.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { startService, type TestService } from "../support/service"

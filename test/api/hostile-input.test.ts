@@ -92,7 +92,7 @@ describe("hostile input", () => {
           for (const item of items) expect(item.error?.code).toBeLessThan(-32000)
           continue
         }
-        // DECISIONS "MCP parse errors": a body that is not JSON is HTTP 400 with the JSON-RPC body.
+        // docs/operations/mcp.md, "Results and errors": a body that is not JSON is HTTP 400 with the JSON-RPC body.
         if (path === "/v1/advanced/mcp" && res.status === 400 && res.headers.get("content-type")?.includes("json")) {
           const rpc = (await res.clone().json()) as any
           if (rpc.jsonrpc !== undefined) {

@@ -1,5 +1,5 @@
 /**
- * No spelling of a path reaches an operation without its plan check (DECISIONS.md, Second wave):
+ * No spelling of a path reaches an operation without its plan check (docs/conventions.md, "Paths"):
  * a free key against every developer/pro operation (MCP included), every method and every
  * variant of the path (upper case, percent-encoded letters, `;params`, double and trailing
  * slashes, `/v1//…`) is 404 not_found: only the exact spelling is served, and then with the plan

@@ -1,5 +1,5 @@
 /**
- * The CLI of DECISIONS.md, from the checkout and as the single binary from `bun build --compile`
+ * The CLI of docs/cli.md, from the checkout and as the single binary from `bun build --compile`
  * run in an empty directory (no node_modules, no Bun on its path).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"

@@ -12,7 +12,7 @@ describe("zone hygiene rubric", () => {
     expect([90, 89, 80, 79, 70, 69, 60, 59].map(gradeOf)).toEqual(["A", "B", "B", "C", "C", "D", "D", "F"])
   })
 
-  test("SOA bounds of SPEC.md", () => {
+  test("SOA bounds (docs/operations/zone-hygiene.md, the checks)", () => {
     expect(validateSoaFields({ serial: 1, primary_ns: "a", rname: "b", refresh: 86400, retry: 7200, expire: 1209600, minimum: 86400 }).map((v) => v.status)).toEqual(["ok", "ok", "ok", "ok"])
     expect(validateSoaFields({ serial: 1, primary_ns: "a", rname: "b", refresh: 86399, retry: 7199, expire: 1209599, minimum: 86401 }).map((v) => v.status)).toEqual(["too_low", "too_low", "too_low", "too_high"])
     expect(validateSoaFields(null).map((v) => v.status)).toEqual(["unknown", "unknown", "unknown", "unknown"])

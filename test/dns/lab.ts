@@ -253,6 +253,9 @@ const startLabIn = async (dir: string, opts: LabOptions): Promise<Lab> => {
       `  do-ip6: no`,
       `  verbosity: 1`,
       `  refuse-any: yes`,
+      // No response rate limiting: a sweep of thousands of names (lookalikes) through the lab's
+      // one resolver is a resolver's ordinary traffic, which NSD's default 200 answers/s would slip.
+      `  rrl-ratelimit: 0`,
       "remote-control:",
       "  control-enable: no",
       ...Object.entries(zoneFiles).flatMap(([zone, file]) => [

@@ -1,5 +1,5 @@
 /**
- * Zone Hygiene tells "the zone is broken" from "we could not ask" (DECISIONS "Domain parameters"):
+ * Zone Hygiene tells "the zone is broken" from "we could not ask" (docs/operations/zone-hygiene.md, "Errors"):
  * when the service's own resolvers (DNS_RESOLVERS) do not answer, or cannot answer for the root
  * (NXDOMAIN, REFUSED or SERVFAIL to everything, no root DNSKEY), the audit is 502
  * upstream_unavailable, never a grade or a "DNSSEC bogus" finding; through a working Unbound in

@@ -1,7 +1,7 @@
 /**
- * Content Freshness, pure core: every date source SPEC.md lists, every trap, selection,
- * consistency, confidence, content age, cache analysis (RFC 9111) and grading, on pages the
- * tests write.
+ * Content Freshness, pure core: every date source docs/operations/content-freshness.md lists
+ * ("Date sources"), every trap, selection, consistency, confidence, content age, cache analysis
+ * (RFC 9111) and grading, on pages the tests write.
  */
 import { describe, expect, test } from "bun:test"
 import { analyzePage, type FreshnessReport, gradeOf } from "../../src/analyses/freshness/analyze"

@@ -286,7 +286,7 @@ describe("content freshness over HTTP", () => {
     const missing = await svc.call("/v1/domain/content-freshness", { key })
     expect(missing.status).toBe(400)
     expect(((await missing.json()) as any).error.code).toBe("invalid_request")
-    // DECISIONS "Domain parameters": another scheme is not a host name, so invalid_request.
+    // docs/conventions.md, "The domain parameter": another scheme is not a host name, so invalid_request.
     const ftp = await fresh("ftp://example.com/")
     expect(ftp.status).toBe(400)
     expect(ftp.body.error.code).toBe("invalid_request")
@@ -308,7 +308,7 @@ describe("content freshness over HTTP", () => {
 const benchDir = process.env.FRESHNESS_BENCH_DIR ?? join(import.meta.dir, "../../../shared/benchmarks/freshness")
 
 describe("shared benchmark pages", () => {
-  test("publishDate exact-day accuracy holds the measured 93.3% (htmldate extensive: 90.8%)", () => {
+  test("publishDate exact-day accuracy holds the measured 94.6% (htmldate extensive: 90.8%)", () => {
     if (!existsSync(join(benchDir, "gold.json"))) {
       throw new Error(`freshness benchmark pages not found at ${benchDir}: run beside ../shared or set FRESHNESS_BENCH_DIR`)
     }
@@ -323,7 +323,7 @@ describe("shared benchmark pages", () => {
       if (sel.publish && dayKey(sel.publish.date) === g.published) correct++
     }
     expect(entries.length).toBe(995)
-    // Floor at the figure reached (928/995, docs/freshness.md); raise it with every improvement.
-    expect(correct).toBeGreaterThanOrEqual(928)
+    // Floor at the figure reached (941/995, docs/freshness.md) less a margin of 2; raise it with every improvement.
+    expect(correct).toBeGreaterThanOrEqual(939)
   }, 120_000)
 })

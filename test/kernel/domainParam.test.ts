@@ -1,4 +1,4 @@
-/** The `domain` parameter (DECISIONS "Domain parameters"): every spelling, accepted or refused and why. */
+/** The `domain` parameter (docs/conventions.md, "The domain parameter"): every spelling, accepted or refused and why. */
 import { describe, expect, test } from "bun:test"
 import { InvalidRequest } from "../../src/kernel/errors"
 import { normalizeDomain } from "../../src/kernel/domainParam"

@@ -56,7 +56,7 @@ describe("conditions per kind", () => {
 })
 
 describe("schedule and transitions", () => {
-  test("interval floors (DECISIONS): certificate, CT, zone, domain_expiry and dnssec at 10×", () => {
+  test("interval floors (docs/operations/monitors.md, kinds): certificate, CT, zone, domain_expiry and dnssec at 10×", () => {
     expect(minIntervalS("http_check", 60)).toBe(60)
     expect(minIntervalS("waf", 60)).toBe(60)
     expect(minIntervalS("dns_records", 60)).toBe(60)

@@ -1,7 +1,7 @@
 /**
- * Operating it (DECISIONS.md, Second wave): /metrics in the Prometheus text format (checked by
- * Debian's `promtool check metrics`), METRICS_TOKEN, CORS_ORIGINS; the access log of a real
- * `serve` process and LOG_ACCESS=false.
+ * Operating it (docs/operating.md, "Metrics", "Access log", "CORS"): /metrics in the Prometheus
+ * text format (checked by Debian's `promtool check metrics`), METRICS_TOKEN, CORS_ORIGINS; the
+ * access log of a real `serve` process and LOG_ACCESS=false.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { spawnSync } from "node:child_process"

@@ -22,7 +22,7 @@ export interface TestDnsServer {
 /**
  * What a working recursive resolver answers for the root zone (its NS and a DNSKEY; the key is
  * not the IANA one, so DNSSEC still fails at the anchor as before). Zone Hygiene needs it: a
- * resolver that cannot answer for "." is the service's failure, 502 (DECISIONS "Domain parameters").
+ * resolver that cannot answer for "." is the service's failure, 502 (docs/operations/zone-hygiene.md, "Errors").
  */
 export const ROOT_RECORDS: Records = {
   ".": {

@@ -21,6 +21,8 @@ const BIN = process.env.PG_BIN ?? "/usr/lib/postgresql/15/bin"
 
 export interface PostgresCluster {
   readonly port: number
+  /** The directory of the server's unix socket (reachable from another network namespace). */
+  readonly socketDir: string
   /** A URL for the `postgres` database (administration). */
   readonly adminUrl: string
   /** Creates a fresh empty database and returns its URL. */
@@ -100,6 +102,7 @@ export const startPostgres = async (options: {
   let stopped = false
   return {
     port,
+    socketDir: dir,
     adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
     createDatabase: async (name) => {
       const db = name ?? `t_${process.pid}_${++databases}`

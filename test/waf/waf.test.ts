@@ -176,18 +176,31 @@ describe("passive detection against provider replicas", () => {
       expect(body.url).toBe(`http://127.0.0.1:${replicas.port}/r/${r.id}`)
       expect(body.active_probe).toBeNull()
       expect(body.detected).toBe(body.provider_present)
-      expect(body.providerCount).toBe(body.providers.length)
+      // The WAF providers come first: providerCount of them, then delivery layers seen without a block.
+      expect(body.providerCount).toBe(body.providers.filter((x: any) => x.role === "waf").length)
+      expect(body.providers.slice(0, body.providerCount).every((x: any) => x.role === "waf")).toBe(true)
+      expect(body.provider_present).toBe(body.providerCount > 0)
       if (r.expect === null) {
         expect(body.provider_present).toBe(false)
         expect(body.primaryProvider).toBeNull()
         expect(body.providers).toEqual([])
         expect(body.topology).toBeNull()
         expect(body.topology_chain).toEqual([])
+      } else if (r.expectRole) {
+        // A CDN, host or load balancer seen in its headers only: listed with its role, no WAF.
+        expect(body.provider_present).toBe(false)
+        expect(body.primaryProvider).toBeNull()
+        expect(body.providers.find((x: any) => x.name === r.expect)?.role).toBe(r.expectRole)
+        expect(body.providers.every((x: any) => x.role !== "waf")).toBe(true)
+        expect(body.topology).toBeNull()
+        expect(body.topology_chain).toEqual([])
+        expect(body.recommendations.join("\n")).toMatch(/No web application firewall was detected: .*not seen filtering/)
       } else {
         expect(body.provider_present).toBe(true)
         expect(body.primaryProvider).toBe(r.expect)
         const p = body.providers[0]
         expect(p.name).toBe(r.expect)
+        expect(p.role).toBe("waf")
         expect(p.confidence).toBeGreaterThan(0.3)
         expect(p.evidence.length).toBeGreaterThan(0)
         expect(p.last_verified_at).toMatch(/^\d{4}-\d{2}-\d{2}$/)
@@ -197,8 +210,9 @@ describe("passive detection against provider replicas", () => {
       }
       if (r.expectCategory) expect(body.block_category).toBe(r.expectCategory)
       expect(body.enforcement_signal).toBe(r.expectEnforcement)
-      expect(body.topology).toBe(r.expect === null ? null : r.expectTopology ?? "single")
-      if ((r.expectTopology ?? "single") === "single") expect(body.topology_chain).toEqual(r.expect === null ? [] : [r.expect])
+      const wafShown = r.expect !== null && r.expectRole === undefined
+      expect(body.topology).toBe(wafShown ? r.expectTopology ?? "single" : null)
+      if ((r.expectTopology ?? "single") === "single") expect(body.topology_chain).toEqual(wafShown ? [r.expect] : [])
       // No vendor is reported that the replica does not show (precision, not only recall).
       const allowed = new Set([r.expect, ...(r.alsoReported ?? [])])
       expect(body.providers.map((x: any) => x.name).filter((n: string) => !allowed.has(n))).toEqual([])
@@ -257,13 +271,15 @@ describe("bare domains", () => {
 
 describe("layered setups", () => {
   for (const l of LAYERED) {
-    test(`${l.id}: chain ${l.chain.join(" → ")}`, async () => {
+    test(`${l.id}: chain ${l.chain.join(" → ") || "no WAF"}, delivery layers ${l.layers.join(", ") || "none"}`, async () => {
       const { body } = await waf(`http://127.0.0.1:${replicas.port}/r/${l.id}`)
-      expect(body.topology).toBe("layered")
+      // Topology speaks of the WAF layers; CDNs and load balancers seen without a block follow them in providers.
+      expect(body.topology).toBe(l.chain.length >= 2 ? "layered" : l.chain.length === 1 ? "single" : null)
       expect(body.topology_chain).toEqual([...l.chain])
-      expect(body.primaryProvider).toBe(l.chain[0])
+      expect(body.primaryProvider).toBe(l.chain[0] ?? null)
       expect(body.enforcement_signal).toBe(l.enforcement)
-      expect(body.providerCount).toBeGreaterThanOrEqual(2)
+      expect(body.providerCount).toBe(l.chain.length)
+      expect(body.providers.filter((p: any) => p.role !== "waf").map((p: any) => p.name).sort()).toEqual([...l.layers].sort())
     })
   }
 })

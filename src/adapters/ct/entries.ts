@@ -1,7 +1,7 @@
 /**
  * CT logs, pure: crt.sh JSON rows in, deduplicated entries out (a precertificate and its final
  * certificate share issuer and serial number: one entry), newest first; pagination and the
- * `since` filter; SCT counting and the compliance rule of SPEC.md.
+ * `since` filter; SCT counting and the compliance rule of docs/operations/ct-logs.md ("embedded_sct").
  */
 
 /** One row of crt.sh's `output=json`. Fields are loosely typed: the aggregator is an upstream. */
@@ -141,7 +141,7 @@ export const countSctList = (tls: Uint8Array): number | undefined => {
 }
 
 /**
- * SPEC.md: at least 2 SCTs from distinct operators, and at least 3 for certificates valid 180
+ * docs/operations/ct-logs.md, "embedded_sct": at least 2 SCTs from distinct operators, and at least 3 for certificates valid 180
  * days or more issued after 2022-04-15; distinct operators approximated by raw count.
  */
 export const sctCompliance = (count: number, notBefore: Date, notAfter: Date) => {

@@ -101,7 +101,7 @@ export const certFacts = (der: Uint8Array): CertFacts => {
   }
 }
 
-/** Chrome's CT policy as SPEC.md states it for embedded SCTs (distinct operators approximated by count). */
+/** Chrome's CT policy as docs/operations/ct-logs.md ("embedded_sct") states it for embedded SCTs (distinct operators approximated by count). */
 export const chromeCompliant = (scts: number, notBefore: string, notAfter: string): boolean => {
   const lifetimeDays = (Date.parse(notAfter) - Date.parse(notBefore)) / 86_400_000
   const issuedAfterPolicy = Date.parse(notBefore) >= Date.parse("2022-04-15T00:00:00Z")

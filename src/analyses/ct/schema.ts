@@ -1,4 +1,4 @@
-/** The CT Logs report (SPEC.md "CT Log Search"): the one contract of the REST answer and the MCP tool. */
+/** The CT Logs report (docs/operations/ct-logs.md, "Report"): the one contract of the REST answer and the MCP tool. */
 import { Schema } from "effect"
 
 const N = Schema.NullOr

@@ -1,6 +1,7 @@
 /**
  * Content Freshness, pure core: a fetched page (headers, HTML text, URL) and the current time in,
- * the report out. Thresholds and weights are documented in the README (Page intelligence).
+ * the report out. Thresholds and weights are documented in
+ * docs/operations/content-freshness.md ("contentAge", "confidence", "Score and grade").
  */
 import { FreshnessReport as FreshnessReportSchema } from "./schema"
 import { analyzeCache, type CacheAnalysis } from "./cache"

@@ -5,9 +5,12 @@
  */
 const metaCharset = /<meta[^>]+charset\s*=\s*["']?\s*([\w.:-]+)/i
 
+/** Bun types the label as its own Encoding union; the constructor accepts any WHATWG label and throws on the rest. */
+type EncodingLabel = ConstructorParameters<typeof TextDecoder>[0]
+
 const decoderFor = (label: string): TextDecoder | undefined => {
   try {
-    return new TextDecoder(label.toLowerCase().trim() as any)
+    return new TextDecoder(label.toLowerCase().trim() as EncodingLabel)
   } catch {
     return undefined
   }

@@ -1,4 +1,4 @@
-/** The Content Freshness report (SPEC.md "Content Freshness"): one contract for the REST answer, the MCP tool and the analysis. */
+/** The Content Freshness report (docs/operations/content-freshness.md, "Report"): one contract for the REST answer, the MCP tool and the analysis. */
 import { Schema } from "effect"
 
 const N = <S extends Schema.Schema.Any>(s: S) => Schema.NullOr(s)

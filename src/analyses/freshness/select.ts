@@ -23,6 +23,8 @@ export interface Signal {
   readonly region: RawSignal["region"]
   readonly hinted: boolean
   readonly tier: number
+  /** Introduced as the page's own last change ("Last updated on …"). */
+  readonly pageUpdate?: boolean
 }
 
 export interface Selection {
@@ -33,20 +35,32 @@ export interface Selection {
 }
 
 const structuredPublished = (s: RawSignal) =>
-  (s.source.startsWith("meta:") || s.source.startsWith("json-ld:") || s.source.startsWith("microdata:")) && s.type === "published"
+  (s.source.startsWith("meta:") || s.source.startsWith("json-ld:") || s.source.startsWith("microdata:") || s.source.startsWith("rdfa:")) && s.type === "published"
 
 /**
- * Reliability tier for a publication date (lower is better; the README (Page intelligence) has the table):
- * 0 complete URL date; 1 structured published (meta, JSON-LD, microdata); 2 <time pubdate> or a
- * <time> in a date element; 3 other <time>; 4 text in a date element; 4.5 generic date metas;
- * 5 created dates and uploadDate; 5.5 dated elements in related/sidebar regions; 6 main-text dates;
- * 5.2 a link in a date element (not part of a list); 7 modification dates; 8 other link text; 9 other boilerplate; 10 JSON keys in the source; 11 compact
- * dates in the source; 12 copyright-line dates; 99 never (Last-Modified, comments).
+ * Reliability tier for a publication date (lower is better; docs/page-intelligence.md, "Choosing
+ * publishDate and modifiedDate", has the table):
+ * 0 complete URL date; 1 structured published (meta, JSON-LD, microdata, RDFa); 2 <time pubdate> or a
+ * <time> in a date element; 3 other <time>; 4 text or a date link in a date element (a date link
+ * not part of a list); 4.5 generic date metas; 5 created dates and uploadDate; 5.5 dated elements in
+ * related/sidebar regions and dated list items; 6 main-text dates; 7 modification dates; 8 other
+ * link text, event and deadline dates; 9 other boilerplate; 10 JSON keys in the source; 11 compact
+ * dates in the source; 12 copyright-line dates; 99 never (Last-Modified, comments). Text introduced
+ * as the publication ranks 0.1 ahead within tiers 4 to 6.
  */
 /** Generic date metas: often stamped on every edit, so weaker than a visible dateline. */
 const weakMeta = new Set(["meta:date", "meta:dc.date", "meta:dcterms.date", "meta:dc:date"])
 
 export const publishTier = (s: RawSignal): number => {
+  const base = baseTier(s)
+  // A dated item of a list (posts, events, related stories) ranks with related content.
+  if (s.listItem && base >= 2 && base < 5.5) return 5.5
+  // Within its tier, a date the text introduces as the publication ("Veröffentlicht am", "Posted
+  // on") comes before dates that say nothing of what they are (an event's date, a list item's).
+  return s.published && base >= 4 && base <= 6 && s.source.startsWith("text") ? base - 0.1 : base
+}
+
+const baseTier = (s: RawSignal): number => {
   if (s.source === "last-modified-header") return 99 // a server stamp, never a publication date
   if (s.region === "comment") return 99 // a reader's comment is never the page's date
   if (s.region === "copyright") return 12 // a full date in a copyright line: the very last resort (years alone are never dates)
@@ -64,10 +78,12 @@ export const publishTier = (s: RawSignal): number => {
     return s.hinted ? 2 : 3
   }
   if (s.source === "text:date-element") return s.type === "modified" ? 7 : 4
+  // An event or a deadline named in the text ("due 27.10.2009", "Anmeldeschluss: …") is no page date.
+  if (s.event && (s.source === "text" || s.source === "text:date-element")) return 8
   if (s.source === "text") return s.type === "modified" ? 7 : 6
   // A date link in the article's own date element ("Posted on <a>5 March 2024</a>", linking to the
-  // day's archive) reads as a dateline; other link dates are teasers.
-  if (s.source === "text:link") return s.hinted && s.type !== "modified" ? 5.2 : 8
+  // day's archive) reads as a dateline, as a date element's text does; other link dates are teasers.
+  if (s.source === "text:link") return s.hinted && s.type !== "modified" ? 4 : 8
   if (s.source === "source:json-key") return 10
   if (s.source === "source:pattern") return 11
   if (s.type === "modified") return 7
@@ -90,7 +106,7 @@ export const selectDates = (raw: ReadonlyArray<RawSignal>, nowMs: number): Selec
       continue
     }
     if (r.source === "url:year-month") continue
-    signals.push({ source: r.source, type: r.type, date, order: r.order, region: r.region, hinted: r.hinted ?? false, tier: publishTier(r) })
+    signals.push({ source: r.source, type: r.type, date, order: r.order, region: r.region, hinted: r.hinted ?? false, tier: publishTier(r), ...(r.pageUpdate ? { pageUpdate: true } : {}) })
   }
   const yearMonth = raw.find((r) => r.source === "url:year-month")
 
@@ -102,7 +118,7 @@ export const selectDates = (raw: ReadonlyArray<RawSignal>, nowMs: number): Selec
     if (best.tier === 1) {
       // Several structured dates: prefer the earliest (updates re-stamp some of them).
       const same = byTier.filter((s) => s.tier === 1)
-      publish = same[0]
+      publish = shownStructured(same, signals)
       publish = localStatement(publish, same)
       {
         // A visible dateline one day off the structured stamp: the stamp was converted to another
@@ -111,7 +127,10 @@ export const selectDates = (raw: ReadonlyArray<RawSignal>, nowMs: number): Selec
         const hour = p.date.time ? Number(p.date.time.slice(0, 2)) : -1
         const utc = p.date.offset === "Z" || p.date.offset === "+00:00"
         const updates = signals.filter((s) => s.type === "modified" && s.tier < 99 && !offPage(s) && s.source !== "text:relative")
-        const near = !utc || hour < 0 ? undefined : signals.find((s) => {
+        // A visible dateline that states the stamp's own day confirms it: a neighbouring day shown
+        // elsewhere is another item's (a related story's), not the stamp in local time.
+        const confirmed = signals.some((s) => s.tier >= 2 && s.tier <= 4 && s.type !== "modified" && dayKey(s.date) === dayKey(p.date))
+        const near = !utc || hour < 0 || confirmed ? undefined : signals.find((s) => {
           if (s.tier < 2 || s.tier > 4) return false
           // With a time of its own, the dateline must state the same moment (same minutes; time
           // zones shift whole hours, a few by half an hour): another time is another event, often the update.
@@ -151,11 +170,13 @@ export const selectDates = (raw: ReadonlyArray<RawSignal>, nowMs: number): Selec
   }
 
   if (publish) publish = updateDateline(publish, signals)
+  if (publish) publish = pageUpdateLine(publish, signals)
+  if (publish) publish = indexPage(publish, signals)
 
   // Modification date: structured modified, then Last-Modified, then text "updated".
   const mods = signals.filter((s) => s.type === "modified" && !offPage(s))
   const modRank = (s: Signal) =>
-    s.source.startsWith("json-ld") || s.source.startsWith("microdata") ? 0
+    s.source.startsWith("json-ld") || s.source.startsWith("microdata") || s.source.startsWith("rdfa:") ? 0
       : s.source.startsWith("meta:") ? 1
       : s.source.startsWith("time") ? 2
       : s.source === "text:relative" ? 3
@@ -221,6 +242,18 @@ const shownUpdate = (p: Signal, signals: ReadonlyArray<Signal>): Signal => {
 
 const toEpochDay = (d: DayDate) => Math.round(Date.UTC(d.y, d.m - 1, d.d) / 86400000)
 
+/**
+ * Several structured publication dates on different days (a CMS's created stamp beside the
+ * article's datePublished): the one whose day the page's first visible dateline states is the
+ * page's; otherwise the first in document order.
+ */
+export const shownStructured = (structured: ReadonlyArray<Signal>, signals: ReadonlyArray<Signal>): Signal => {
+  const first = structured[0]
+  if (structured.every((s) => dayKey(s.date) === dayKey(first.date))) return first
+  const line = signals.filter((v) => v.tier >= 2 && v.tier <= 4 && v.type !== "modified").sort((a, b) => a.order - b.order)[0]
+  return line === undefined ? first : structured.find((s) => dayKey(s.date) === dayKey(line.date)) ?? first
+}
+
 const isUtc = (d: DayDate) => d.offset === "Z" || d.offset === "+00:00"
 /**
  * The same instant stated twice, once in UTC and once with the publisher's own offset, on two
@@ -248,6 +281,31 @@ export const updateDateline = (p: Signal, signals: ReadonlyArray<Signal>): Signa
   if (!line) return p
   if (p.tier < 5.5 && signals.some((s) => isVisible(s) && s.region === "main" && dayKey(s.date) === dayKey(p.date))) return p
   return line
+}
+
+/**
+ * A page whose strongest publication candidate is weak (a date in running text, a related item's,
+ * a modification or link date, the source) but which states its own last change ("Last updated on
+ * Mar 03, 2022" under a documentation page, "This page was last edited on 3 March 2023", "last
+ * change: 06.10.2009"): that statement dates the page; the other dates are what the text is about.
+ */
+export const pageUpdateLine = (p: Signal, signals: ReadonlyArray<Signal>): Signal => {
+  if (p.tier < 5.5) return p
+  return signals.find((s) => s.pageUpdate && s.region !== "comment" && s.tier < 99) ?? p
+}
+
+/**
+ * An index page (a blog's home, a category page): no dateline of its own, the main content a run
+ * of posts whose dates are links to them (four or more, on three or more days). Its best text date
+ * is some post's excerpt; the page is dated by the post on top, the first date link. When the text
+ * date is itself one of the listed days, the page is that post (a ticker above it lists it too).
+ */
+export const indexPage = (p: Signal, signals: ReadonlyArray<Signal>): Signal => {
+  if (p.tier < 6 || p.pageUpdate) return p
+  const links = signals.filter((s) => s.source === "text:link" && s.region === "main" && s.type === "published").sort((a, b) => a.order - b.order)
+  const days = new Set(links.map((s) => dayKey(s.date)))
+  if (links.length < 4 || days.size < 3 || days.has(dayKey(p.date))) return p
+  return links[0]
 }
 
 const sameMinute = (a: string, b: string) => {

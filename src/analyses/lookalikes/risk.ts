@@ -75,14 +75,19 @@ const finding = (check: LookalikeCheck, severity: LookalikeFinding["severity"], 
 /** How many low-risk names the info finding lists before "and N more". */
 const LISTED = 20
 
-/** Findings (most severe first) and recommendations for the registered lookalikes. */
-export const lookalikeFindings = (lookalikes: ReadonlyArray<Lookalike>) => {
+/**
+ * Findings (most severe first) and recommendations for the registered lookalikes. `toDomain`
+ * names the lookalikes whose home page is the domain's own (they redirect to it: a defensive
+ * registration, or someone passing visitors on), which the finding says in so many words.
+ */
+export const lookalikeFindings = (lookalikes: ReadonlyArray<Lookalike>, toDomain: ReadonlySet<string> = new Set()) => {
   const findings: Array<LookalikeFinding> = []
   for (const l of lookalikes) {
     const what = `${shown(l)} (${l.fuzzer}) is registered`
-    if (l.mail_capable) findings.push(finding("mail_capable", "high", `${what} and accepts mail (MX ${l.mx.filter((h) => !isNullMx(h)).join(", ")})${similarity(l)}`))
+    const page = toDomain.has(l.domain) ? "; its home page redirects to yours (a defensive registration of yours?)" : similarity(l)
+    if (l.mail_capable) findings.push(finding("mail_capable", "high", `${what} and accepts mail (MX ${l.mx.filter((h) => !isNullMx(h)).join(", ")})${page}`))
     else if (l.risk === "high") findings.push(finding("similar_page", "high", `${what} and its home page is ${l.web_similarity}% alike to yours`))
-    else if (l.risk === "medium") findings.push(finding("serves_page", "medium", `${what} and serves a web page${similarity(l)}`))
+    else if (l.risk === "medium") findings.push(finding("serves_page", "medium", `${what} and serves a web page${page}`))
   }
   const low = lookalikes.filter((l) => l.risk === "low")
   if (low.length > 0) {
@@ -101,6 +106,8 @@ export const lookalikesReport = (input: {
   readonly set: PermutationSet
   readonly lookalikes: ReadonlyArray<Lookalike>
   readonly limitations: ReadonlyArray<string>
+  /** Lookalikes whose home page redirects to the domain's own. */
+  readonly toDomain?: ReadonlySet<string>
 }): LookalikesReport => ({
   domain: input.set.domain.ascii,
   checked_at: input.checked_at,
@@ -108,6 +115,6 @@ export const lookalikesReport = (input: {
   permutations: input.set.permutations.length,
   by_fuzzer: input.set.by_fuzzer,
   lookalikes: input.lookalikes,
-  ...lookalikeFindings(input.lookalikes),
+  ...lookalikeFindings(input.lookalikes, input.toDomain),
   limitations: input.limitations
 })

@@ -60,5 +60,7 @@ export const LookalikesReport = Schema.Struct({
   findings: Schema.Array(LookalikeFinding),
   recommendations: Strings,
   limitations: Strings
-}).annotations({ identifier: "LookalikesReport" })
+})
+// No identifier on the report itself: an MCP tool's outputSchema must be an object schema at its
+// top, not a reference into definitions (surfaces/mcp/tool.ts).
 export type LookalikesReport = typeof LookalikesReport.Type

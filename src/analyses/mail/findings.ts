@@ -1,8 +1,8 @@
 /**
  * Findings of the email analysis: one rule set per check, each finding with a recommendation a
  * mail administrator can act on (the record to publish where one follows). Severities fixed by
- * DECISIONS.md ("Email Security") are marked "fixed"; the others are this project's choice,
- * listed in the README ("Email security" › "Severities"). Pure.
+ * the interface are marked "fixed"; the others are this project's choice. Both are listed in
+ * docs/operations/email-security.md, "Severities". Pure.
  */
 import type { ParsedDkimKey } from "./dkim"
 import { tlsaProblem, type DaneObservation } from "./dane"

@@ -1,5 +1,5 @@
 /**
- * The Email Security report (the README's "Email security" section): the one contract of
+ * The Email Security report (docs/operations/email-security.md, "Report"): the one contract of
  * `GET /v1/security/email` and the MCP tool `email_security`. Every type of the analysis is
  * `typeof X.Type` of these schemas.
  */

@@ -1,4 +1,4 @@
-/** The HTTP uptime check report (SPEC.md "HTTP Uptime Check"): the REST answer, the MCP tool and monitor runs. */
+/** The HTTP uptime check report (docs/operations/http-check.md, "Report"): the REST answer, the MCP tool and monitor runs. */
 import { Schema } from "effect"
 
 const Nullable = <S extends Schema.Schema.Any>(s: S) => Schema.NullOr(s)

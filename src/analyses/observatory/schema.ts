@@ -1,4 +1,4 @@
-/** The HTTP security grade report (DECISIONS.md "HTTP security grade"): the one contract. */
+/** The HTTP security grade report (docs/operations/security-headers.md, "Report"): the one contract. */
 import { Schema } from "effect"
 
 const TestResult = Schema.Struct({

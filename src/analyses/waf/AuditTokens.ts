@@ -1,7 +1,7 @@
 /**
  * What WAF detection needs from accounts: whether an audit token proves ownership of a host
- * (SPEC.md Authentication 2). Declared here and implemented by the product layer
- * (src/product/accounts/auditTokens.ts), so the analysis never imports the layer above it.
+ * (docs/operations/waf-detection.md, "Ownership"). Declared here and implemented by the product
+ * layer (src/product/accounts/auditTokens.ts), so the analysis never imports the layer above it.
  */
 import { Context, type Effect } from "effect"
 

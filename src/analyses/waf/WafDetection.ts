@@ -23,10 +23,9 @@ import {
   judgeCanary,
   type ObservedResponse,
   probeSummary,
-  type ProviderMatch,
-  topologyOf,
-  wafRecommendations
+  type ProviderMatch
 } from "./analyze"
+import { wafRecommendations, wafVerdict } from "./verdict"
 import type { BlockCategory } from "./signatures"
 
 export const PASSIVE_TIMEOUT_MS = 10_000
@@ -48,7 +47,7 @@ export type WafReport = typeof WafReportSchema.Type
 export const observed = (o: ProbeOutcome): ObservedResponse | null => {
   const r = o.response
   if (r === null) return null
-  return { status: r.status, headers: r.headers, setCookies: r.setCookies, body: decodeHtml(r.body, r.headers["content-type"]) }
+  return { status: r.status, reason: r.statusText, headers: r.headers, setCookies: r.setCookies, body: decodeHtml(r.body, r.headers["content-type"]) }
 }
 
 const publicMatch = (p: ProviderMatch): ProviderOut => ({
@@ -56,6 +55,7 @@ const publicMatch = (p: ProviderMatch): ProviderOut => ({
   vendor: p.vendor,
   confidence: p.confidence,
   confidence_level: p.confidence_level,
+  role: p.role,
   evidence: p.evidence,
   last_verified_at: p.last_verified_at,
   source_url: p.source_url
@@ -145,9 +145,9 @@ export class WafDetection extends Context.Tag("domain-intel/WafDetection")<WafDe
           if (!own.ok) {
             activeProbe = { probed: false, ownership_verified: false, method: null, refusal_reason: own.reason }
           } else {
-            // Canaries go only to the verified name itself (DECISIONS.md, Accounts): to the final
-            // origin when a redirect stayed on that very host (http → https), never to a sibling
-            // or parent host, nor to someone else's.
+            // Canaries go only to the verified name itself (docs/operations/waf-detection.md,
+            // "Canaries"): to the final origin when a redirect stayed on that very host
+            // (http → https), never to a sibling or parent host, nor to someone else's.
             const final = new URL(outcome.finalUrl)
             const finalHost = final.hostname.replace(/^\[|\]$/g, "").toLowerCase()
             const origin = finalHost === target.host ? final.origin : new URL(outcome.requestedUrl).origin
@@ -166,21 +166,21 @@ export class WafDetection extends Context.Tag("domain-intel/WafDetection")<WafDe
         const blockedCanaries = activeProbe?.probed ? activeProbe.summary.blocked : null
         const emptyObs: ObservedResponse = { status: 0, headers: {}, setCookies: [], body: "" }
         const enforcement = enforcementOf(obs ?? emptyObs, matches, blockedCanaries)
-        const topo = topologyOf(matches, obs?.headers["via"])
-        const providers = matches.map(publicMatch)
+        const verdict = wafVerdict(matches, obs?.headers["via"])
+        const topo = verdict.topology
+        const providers = verdict.providers.map(publicMatch)
         return {
           domain: target.host,
           url: outcome.requestedUrl,
           final_url: outcome.finalUrl,
-          detected: matches.length > 0,
-          provider_present: matches.length > 0,
+          detected: verdict.wafs.length > 0,
+          provider_present: verdict.wafs.length > 0,
           enforcement_signal: enforcement,
           block_category: blockCategoryOf(obs?.status ?? null, matches, obs?.body),
           status_code: obs?.status ?? null,
-          // Layered: the outermost layer (the one clients talk to) is the primary provider.
-          primaryProvider: topo.topology === "layered" ? topo.topology_chain[0] : matches[0]?.name ?? null,
+          primaryProvider: verdict.primaryProvider,
           providers,
-          providerCount: providers.length,
+          providerCount: verdict.wafs.length,
           topology: topo.topology,
           topology_chain: topo.topology_chain,
           active_probe: activeProbe,

@@ -1,13 +1,16 @@
 /**
  * WAF detection, pure core: one response (status, headers, cookies, body) matched against the
  * signature table; enforcement signal, block category, topology; canary verdicts and the active
- * probe summary; recommendations. Thresholds are documented in the README (Page intelligence).
+ * probe summary; recommendations. Thresholds are documented in docs/operations/waf-detection.md
+ * ("Report", "Provider entries") and docs/page-intelligence.md ("Detection").
  */
 import { providerCodeCategory } from "./providerCodes"
-import { type BlockCategory, type EvidenceKind, PROVIDERS, type ProviderEntry, type Signature } from "./signatures"
+import { type BlockCategory, type EvidenceKind, PROVIDERS, type ProviderEntry, type Role, type Signature } from "./signatures"
 
 export interface ObservedResponse {
   readonly status: number
+  /** The reason phrase of the status line, when the server sent one. */
+  readonly reason?: string
   readonly headers: Readonly<Record<string, string>>
   readonly setCookies: ReadonlyArray<string>
   readonly body: string
@@ -39,6 +42,11 @@ export interface ProviderMatch {
    * statuses left out): what can make it a layer of its own (see topologyOf).
    */
   readonly ownConfidence: number
+  /**
+   * What it was seen as: "waf" for a security service, or for a delivery layer seen refusing or
+   * challenging the request; otherwise the delivery layer's role (cdn, hosting, proxy).
+   */
+  readonly role: Role
 }
 
 /**
@@ -56,12 +64,40 @@ export const HIGH_CONFIDENCE = 0.8
 export const MEDIUM_CONFIDENCE = 0.5
 
 const BODY_SCAN = 256 * 1024
+/** Block and challenge pages are small: the text form is tried on pages up to this size only. */
+const TEXT_SCAN = 64 * 1024
 
 const cookieName = (c: string) => c.split(";")[0].split("=")[0].trim()
+/**
+ * Cookie names of the Set-Cookie lines, also when a server or proxy folded several cookies into
+ * one line with commas (a comma followed by `name=`; the comma in an Expires date is followed by
+ * a day number and a space, never by `=`).
+ */
+const cookieNames = (lines: ReadonlyArray<string>): Array<string> =>
+  lines.flatMap((line) => line.split(/,\s*(?=[!#$%&'*+.^_`|~0-9A-Za-z-]+=)/).map(cookieName)).filter((n) => n.length > 0)
 
+/**
+ * Statuses by which a delivery layer refuses a request (a 404 or a 5xx from a CDN is no block):
+ * with the layer's block page or its edge evidence they show it acting as a WAF.
+ */
+const EDGE_REFUSALS = new Set([403, 405, 406, 418, 419, 429, 444, 493, 499])
+
+/**
+ * The page as text: tags replaced by spaces, whitespace runs collapsed. Block-page sentences are
+ * matched here too, so a line break or an inline tag inside a sentence does not hide it.
+ */
+const pageText = (html: string) => html.replace(/<script\b[^>]*>[\s\S]*?<\/script>|<style\b[^>]*>[\s\S]*?<\/style>/gi, " ").replace(/<[^>]*>/g, " ").replace(/\s+/g, " ")
 const truncate = (s: string, n = 120) => (s.length > n ? s.slice(0, n) + "…" : s)
 
-const matchSignature = (sig: Signature, r: ObservedResponse, body: string): string | null => {
+interface Page {
+  readonly cookies: ReadonlyArray<string>
+  /** Markup with whitespace runs collapsed. */
+  readonly html: string
+  /** Built on first use. */
+  text: string | null
+}
+
+const matchSignature = (sig: Signature, r: ObservedResponse, page: Page): string | null => {
   switch (sig.kind) {
     case "header":
     case "block-header": {
@@ -73,34 +109,46 @@ const matchSignature = (sig: Signature, r: ObservedResponse, body: string): stri
       return v !== undefined && sig.pattern.test(v) ? `Server: ${truncate(v)}` : null
     }
     case "cookie": {
-      for (const c of r.setCookies) {
-        const name = cookieName(c)
-        if (sig.pattern.test(name)) return `Set-Cookie ${name}`
-      }
+      for (const name of page.cookies) if (sig.pattern.test(name)) return `Set-Cookie ${name}`
       return null
     }
     case "body": {
       if (sig.refusalOnly && r.status < 400) return null
-      const m = sig.pattern.exec(body)
+      let m = sig.pattern.exec(page.html)
+      if (m === null && page.html.length > 0 && page.html.length <= TEXT_SCAN) {
+        page.text ??= pageText(page.html)
+        m = sig.pattern.exec(page.text)
+      }
       return m ? `body matches "${truncate(m[0].replace(/\s+/g, " "), 80)}"` : null
     }
     case "status":
+      if (sig.reason) return r.reason !== undefined && sig.pattern.test(r.reason) ? `status ${r.status} ${truncate(r.reason, 60)}` : null
       return sig.pattern.test(String(r.status)) ? `status ${r.status}` : null
   }
 }
 
 const levelOf = (c: number): ProviderMatch["confidence_level"] => (c >= HIGH_CONFIDENCE ? "high" : c >= MEDIUM_CONFIDENCE ? "medium" : "low")
 
-/** Matches every provider of the table against one response. */
-/** Numeric character references decoded (Akamai writes its block page with them). */
-const decodeNumericEntities = (s: string) =>
-  s.indexOf("&#") === -1 ? s : s.replace(/&#(x[0-9a-f]+|\d+);/gi, (_, n: string) => {
-    const code = n[0] === "x" || n[0] === "X" ? parseInt(n.slice(1), 16) : Number(n)
+/**
+ * Numeric character references decoded (Akamai writes its block page with them), and the named
+ * ones that stand for punctuation in sentences (markup-making `&lt;` / `&gt;` are left alone, so
+ * a page quoting a block page's markup does not become one).
+ */
+const NAMED: Readonly<Record<string, string>> = { amp: "&", quot: "\"", apos: "'", nbsp: " ", rsquo: "\u2019", lsquo: "\u2018", rdquo: "\u201d", ldquo: "\u201c", ndash: "\u2013", mdash: "\u2014", copy: "\u00a9" }
+const decodeEntities = (s: string) =>
+  s.indexOf("&") === -1 ? s : s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, n: string) => {
+    if (n[0] !== "#") return NAMED[n.toLowerCase()] ?? whole
+    const code = n[1] === "x" || n[1] === "X" ? parseInt(n.slice(2), 16) : Number(n.slice(1))
     return code > 0 && code < 0x110000 ? String.fromCodePoint(code) : ""
   })
 
+/** Matches every provider of the table against one response. */
 export const detectProviders = (r: ObservedResponse, table: ReadonlyArray<ProviderEntry> = PROVIDERS): Array<ProviderMatch> => {
-  const body = decodeNumericEntities(r.body.length > BODY_SCAN ? r.body.slice(0, BODY_SCAN) : r.body)
+  const page: Page = {
+    cookies: cookieNames(r.setCookies),
+    html: decodeEntities(r.body.length > BODY_SCAN ? r.body.slice(0, BODY_SCAN) : r.body).replace(/\s+/g, " ").trim(),
+    text: null
+  }
   const out: Array<ProviderMatch> = []
   for (const entry of table) {
     const evidence: Array<Evidence> = []
@@ -110,14 +158,16 @@ export const detectProviders = (r: ObservedResponse, table: ReadonlyArray<Provid
     let pageMatch: ProviderMatch["pageMatch"] = null
     let pageWeight = 0
     let ownMiss = 1
+    let edgeSeen = false
     const categories: Array<Exclude<BlockCategory, "none" | "custom-block">> = []
     for (const sig of entry.signatures) {
-      const detail = matchSignature(sig, r, body)
+      const detail = matchSignature(sig, r, page)
       if (detail === null) continue
       // Two signatures on the same header count once (the stronger one).
       evidence.push({ kind: sig.kind, detail, weight: sig.weight })
       miss *= 1 - sig.weight
       if (sig.kind !== "body" && sig.kind !== "status") ownMiss *= 1 - sig.weight
+      if (sig.edge) edgeSeen = true
       if (sig.kind === "block-header") blockHeader = true
       if (sig.kind === "cookie" && sig.challenge) challengeCookie = true
       if (sig.kind === "body" && sig.page) {
@@ -129,6 +179,8 @@ export const detectProviders = (r: ObservedResponse, table: ReadonlyArray<Provid
     if (evidence.length === 0) continue
     const confidence = Math.round((1 - miss) * 100) / 100
     if (confidence < DETECTION_THRESHOLD) continue
+    const refusal = EDGE_REFUSALS.has(r.status)
+    const actsAsWaf = blockHeader || challengeCookie || pageMatch === "challenge" || (refusal && (pageMatch === "block" || edgeSeen))
     out.push({
       name: entry.name,
       vendor: entry.vendor,
@@ -142,7 +194,8 @@ export const detectProviders = (r: ObservedResponse, table: ReadonlyArray<Provid
       pageMatch,
       pageWeight,
       categories,
-      ownConfidence: Math.round((1 - ownMiss) * 100) / 100
+      ownConfidence: Math.round((1 - ownMiss) * 100) / 100,
+      role: entry.role === undefined || actsAsWaf ? "waf" : entry.role
     })
   }
   // A page that quotes the block pages of several vendors at once is a page about WAFs, not a
@@ -158,12 +211,12 @@ export const QUOTED_VENDORS = 3
 export type EnforcementSignal = "low" | "medium" | "high" | "verified"
 
 /**
- * As SPEC defines it. low: signature match only (also when nothing matched; provider_present
- * says so), whatever the status: a block status or a provider's block page is signature evidence,
- * reported through block_category; medium: a challenge cookie was set; high: the provider's own
- * header stating that the request was challenged or blocked (cf-mitigated, x-amzn-waf-action,
- * x-vercel-mitigated, …) was seen on the benign request; verified: the active probe saw at
- * least 3 of 5 canaries blocked.
+ * As docs/operations/waf-detection.md ("Report") defines it. low: signature match only (also
+ * when nothing matched; provider_present says so), whatever the status: a block status or a
+ * provider's block page is signature evidence, reported through block_category; medium: a
+ * challenge cookie was set; high: the provider's own header stating that the request was
+ * challenged or blocked (cf-mitigated, x-amzn-waf-action, x-vercel-mitigated, …) was seen on the
+ * benign request; verified: the active probe saw at least 3 of 5 canaries blocked.
  */
 export const enforcementOf = (_r: ObservedResponse, providers: ReadonlyArray<ProviderMatch>, canariesBlocked: number | null): EnforcementSignal => {
   if (canariesBlocked !== null && canariesBlocked >= 3) return "verified"
@@ -307,43 +360,4 @@ export const probeSummary = (results: ReadonlyArray<CanaryResult>) => {
   const blocked = results.filter((r) => r.blocked).length
   const enforcement: "verified" | "partial" | "none" = blocked >= 3 ? "verified" : blocked >= 1 ? "partial" : "none"
   return { canaries_sent: results.length, blocked, passed: results.length - blocked, enforcement }
-}
-
-// ---------------------------------------------------------------- recommendations
-
-export const wafRecommendations = (input: {
-  readonly providers: ReadonlyArray<ProviderMatch>
-  readonly enforcement: EnforcementSignal
-  readonly topology: Topology["topology"]
-  readonly headers: Readonly<Record<string, string>>
-  readonly activeProbe: { readonly probed: boolean; readonly results?: ReadonlyArray<CanaryResult> } | null
-}): Array<string> => {
-  const rec: Array<string> = []
-  const { providers, enforcement, topology, headers, activeProbe } = input
-  if (providers.length === 0) {
-    rec.push("No web application firewall was detected: put the site behind a WAF or a CDN with managed WAF rules (OWASP Core Rule Set or the provider's managed rules)")
-  } else {
-    rec.push(`Restrict the origin to ${providers[0].name}'s published address ranges (or an authenticated origin pull) so attackers cannot bypass the WAF by addressing the origin directly`)
-    if (enforcement === "low" || enforcement === "medium") {
-      rec.push("Verify that the WAF enforces, not just forwards: prove ownership (TXT _domain-intel-verify.<domain> = verify=<token>, or an audit token) and run the active probe with active_probe=true")
-    }
-  }
-  if (topology === "layered") rec.push("Several WAF layers answer: keep rule sets consistent between them and make sure the inner layer only accepts traffic from the outer one")
-  if (activeProbe?.probed && activeProbe.results) {
-    for (const r of activeProbe.results) {
-      if (r.blocked) continue
-      const what: Record<CanaryId, string> = {
-        sqli: "SQL injection rules (CRS 942xxx or the provider's SQLi managed rule group)",
-        xss: "XSS rules (CRS 941xxx or the provider's XSS managed rule group)",
-        path_traversal: "path traversal / LFI rules (CRS 930xxx)",
-        shellshock: "Shellshock / remote command execution rules (CRS 932xxx)",
-        scanner_ua: "scanner detection (CRS 913xxx or bot management)"
-      }
-      rec.push(`The ${r.canary} canary was not blocked (status ${r.status_code ?? "none"}): enable ${what[r.canary]} in blocking mode`)
-    }
-  }
-  const server = headers["server"]
-  if (server && /\d+\.\d+/.test(server)) rec.push(`The Server header discloses a version ("${server}"): remove version details`)
-  if (headers["x-powered-by"]) rec.push(`Remove the X-Powered-By header ("${headers["x-powered-by"]}")`)
-  return rec
 }

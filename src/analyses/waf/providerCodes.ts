@@ -1,7 +1,8 @@
 /**
  * A provider's own error code, read from its error page, decides block_category whatever the
- * HTTP status (DECISIONS "WAF status semantics"; SPEC: 1020 means provider block, 1009 country
- * block). Pure: the observed status and body in, a category or null (no code of a block) out.
+ * HTTP status: 1020 means provider block, 1009 country block (docs/decisions.md, "Content
+ * Freshness and WAF Detection"). Pure: the observed status and body in, a category or null (no
+ * code of a block) out.
  */
 import type { BlockCategory } from "./signatures"
 

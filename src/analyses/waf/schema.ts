@@ -1,4 +1,4 @@
-/** The WAF Detection report (SPEC.md "WAF Detection"): one contract for the REST answer, the MCP tool and monitors. */
+/** The WAF Detection report (docs/operations/waf-detection.md, "Report"): one contract for the REST answer, the MCP tool and monitors. */
 import { Schema } from "effect"
 
 const N = <S extends Schema.Schema.Any>(s: S) => Schema.NullOr(s)
@@ -14,6 +14,9 @@ export const ProviderOut = Schema.Struct({
   vendor: Schema.String,
   confidence: Schema.Number.annotations({ description: "0-1, noisy-OR of the matched signature weights" }),
   confidence_level: Schema.Literal("high", "medium", "low"),
+  role: Schema.Literal("waf", "cdn", "hosting", "proxy").annotations({
+    description: "waf: a security service, or a delivery layer seen refusing or challenging the request; cdn, hosting, proxy: a delivery layer (CDN, hosting platform, load balancer or gateway) seen without a block, which does not count as a WAF"
+  }),
   evidence: Schema.Array(Evidence),
   last_verified_at: Schema.String,
   source_url: Schema.String
@@ -58,13 +61,13 @@ export const WafReport = Schema.Struct({
   url: Schema.String,
   final_url: Schema.String,
   detected: Schema.Boolean.annotations({ description: "Deprecated: use provider_present" }),
-  provider_present: Schema.Boolean,
+  provider_present: Schema.Boolean.annotations({ description: "A WAF provider was detected (a delivery layer seen without a block does not count)" }),
   enforcement_signal: Schema.Literal("low", "medium", "high", "verified"),
   block_category: Schema.Literal("none", "waf-block", "rate-limit", "provider-block", "country-block", "custom-block"),
   status_code: N(Schema.Number),
   primaryProvider: N(Schema.String),
   providers: Schema.Array(ProviderOut),
-  providerCount: Schema.Number,
+  providerCount: Schema.Number.annotations({ description: "The number of WAF providers: the first providerCount entries of providers" }),
   topology: N(Schema.Literal("single", "layered")),
   topology_chain: Schema.Array(Schema.String),
   active_probe: N(ActiveProbe),

@@ -12,11 +12,12 @@ import type { ProviderEntry } from "./signatures/dsl"
 import { ENTERPRISE } from "./signatures/enterprise"
 import { HOSTING } from "./signatures/hosting"
 import { OPENSOURCE } from "./signatures/opensource"
+import { PLATFORMS } from "./signatures/platforms"
 import { REGIONAL } from "./signatures/regional"
 import { WORLD } from "./signatures/world"
 
-export type { BlockCategory, EvidenceKind, ProviderEntry, Signature } from "./signatures/dsl"
+export type { BlockCategory, EvidenceKind, ProviderEntry, Role, Signature } from "./signatures/dsl"
 
 export const PROVIDERS: ReadonlyArray<ProviderEntry> = [
-  ...CLOUD, ...CDN, ...REGIONAL, ...CHINA, ...WORLD, ...APPLIANCE, ...ENTERPRISE, ...BOTS, ...HOSTING, ...CMS, ...OPENSOURCE
+  ...CLOUD, ...CDN, ...REGIONAL, ...CHINA, ...WORLD, ...APPLIANCE, ...ENTERPRISE, ...BOTS, ...HOSTING, ...CMS, ...OPENSOURCE, ...PLATFORMS
 ]

@@ -1,8 +1,9 @@
 /**
- * Zone hygiene, pure: what the probes observed in, the SPEC.md report out (findings with
- * severities, checks, composite, score, grade, recommendations, limitations). No Effect, no I/O.
- * Each of the nine checks judges its part in its own module (checks/); this module runs them in
- * the order of SPEC.md and scores the result (findings.ts holds the rubric).
+ * Zone hygiene, pure: what the probes observed in, the report of docs/operations/zone-hygiene.md
+ * out (findings with severities, checks, composite, score, grade, recommendations, limitations).
+ * No Effect, no I/O. Each of the nine checks judges its part in its own module (checks/); this
+ * module runs them in the order of that page ("The checks") and scores the result (findings.ts
+ * holds the rubric).
  */
 import { caa } from "./checks/caa"
 import { dnssec } from "./checks/dnssec"

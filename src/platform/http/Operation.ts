@@ -35,6 +35,9 @@ export class OperationDeadline extends Context.Tag("domain-intel/OperationDeadli
   (query: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>) => number | undefined
 >() {}
 
+/** An endpoint's `by_category` key when it is not the path's first segment after `/v1/`. */
+export class OperationCategory extends Context.Tag("domain-intel/OperationCategory")<OperationCategory, string>() {}
+
 export interface OperationInfo {
   /** The operation id (the endpoint's name). */
   readonly operation: string
@@ -96,7 +99,7 @@ export const makeOperations = (api: HttpApi.HttpApi.Any, raw: ReadonlyArray<RawR
     onEndpoint: ({ endpoint, mergedAnnotations }) =>
       add({
         operation: endpoint.name,
-        category: categoryOf(endpoint.path),
+        category: Option.getOrElse(Context.getOption(mergedAnnotations, OperationCategory), () => categoryOf(endpoint.path)),
         method: endpoint.method,
         path: endpoint.path,
         plan: Option.getOrUndefined(Context.getOption(mergedAnnotations, PlanLabel)),

@@ -1,5 +1,5 @@
 /**
- * Prometheus metrics (DECISIONS.md, Second wave → Operating it), exposed at GET /metrics.
+ * Prometheus metrics (docs/operations/system.md, "Metrics"), exposed at GET /metrics.
  *
  * prom-client rather than Effect's `Metric`: Effect keeps the numbers but has no Prometheus text
  * exposition without @effect/opentelemetry and its exporter (not a dependency); prom-client writes

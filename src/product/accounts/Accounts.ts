@@ -1,7 +1,7 @@
 /**
- * The administrative side of keys, organizations and audit tokens (DECISIONS.md, Second wave →
- * Accounts): listing, revocation, rotation, plan changes. Every change that must reach running
- * instances advances the store-wide `auth_revision`, which `KeyActivity` polls.
+ * The administrative side of keys, organizations and audit tokens (docs/cli.md): listing,
+ * revocation, rotation, plan changes. Every change that must reach running instances advances the
+ * store-wide `auth_revision`, which `KeyActivity` polls.
  */
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option } from "effect"

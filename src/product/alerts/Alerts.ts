@@ -228,7 +228,8 @@ export class Alerts extends Effect.Service<Alerts>()("domain-intel/Alerts", {
           triggered_at: now,
           acknowledged_at: null,
           resolved_at: null,
-          resolution_notes: null
+          resolution_notes: null,
+          locations_failing: null
         }
         yield* sql`INSERT INTO alerts ${sql.insert({ ...alert })}`
         yield* sql`UPDATE alert_rules SET last_triggered_at = ${now} WHERE id = ${rule.id}`

@@ -134,6 +134,8 @@ export interface AlertRow {
   readonly acknowledged_at: number | null
   readonly resolved_at: number | null
   readonly resolution_notes: string | null
+  /** JSON array: the locations that saw the run fail (a located monitor's alert); null (or absent) otherwise. */
+  readonly locations_failing?: string | null
 }
 
 export const alertJson = (a: AlertRow) => ({
@@ -149,7 +151,8 @@ export const alertJson = (a: AlertRow) => ({
   acknowledged_at: iso(a.acknowledged_at),
   resolved_at: iso(a.resolved_at),
   resolution_notes: a.resolution_notes,
-  time_to_resolution_seconds: a.resolved_at === null ? null : (a.resolved_at - a.triggered_at) / 1000
+  time_to_resolution_seconds: a.resolved_at === null ? null : (a.resolved_at - a.triggered_at) / 1000,
+  locations_failing: a.locations_failing === null || a.locations_failing === undefined ? null : JSON.parse(a.locations_failing) as ReadonlyArray<string>
 })
 export type AlertJson = ReturnType<typeof alertJson>
 

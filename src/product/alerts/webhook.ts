@@ -12,7 +12,7 @@ import { parseTarget, type VettedTarget, vetTarget } from "../../adapters/probe/
 import { webhookHeaders } from "./analyze"
 import { countOutbound } from "../../platform/observability/metrics"
 
-/** The whole of one POST, DNS and the receiver's answer included (DECISIONS.md, Alert webhooks). */
+/** The whole of one POST, DNS and the receiver's answer included (docs/operations/alert-rules.md, "Delivery"). */
 export const WEBHOOK_DEADLINE_MS = 10_000
 
 export class DeliveryFailed {

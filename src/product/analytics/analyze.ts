@@ -1,6 +1,6 @@
 /**
  * Report arithmetic (pure): period → window, window → rollup ranges, rollup rows → reports.
- * No Effect, no I/O. the README (Account analytics and alerting) states every rule implemented here.
+ * No Effect, no I/O. docs/operations/analytics.md states every rule implemented here.
  */
 import { memoize } from "../../kernel/memo"
 import { monthStart } from "../metering/Quota"
@@ -100,7 +100,7 @@ const isoDate = (ms: number) => iso(ms).slice(0, 10)
 
 // ---- Usage -----------------------------------------------------------------------------------
 
-/** Categories always present in `by_category` (DECISIONS.md, Analytics), zero when unused. */
+/** Categories always present in `by_category` (docs/operations/analytics.md, "Usage Summary"), zero when unused. */
 export const knownCategories = ["dns", "domain", "network", "analytics", "alerts", "advanced"] as const
 
 export interface QuotaFigures {
@@ -214,7 +214,7 @@ export const performanceReport = (w: Window, rows: ReadonlyArray<OrgRow>) => {
 
 /**
  * Cost of one avoided computation, in cents: the project's flat estimate of the upstream work
- * (DNS queries, fetches, CT aggregator calls) a cache hit saves. the README (Account analytics and alerting).
+ * (DNS queries, fetches, CT aggregator calls) a cache hit saves (docs/operations/analytics.md, "Cache Statistics").
  */
 export const COST_PER_MISS_CENTS = 0.1
 

@@ -15,9 +15,10 @@ import { AppConfig } from "../../platform/Config"
 import { InvalidRequest, NotFound, PlanForbidden } from "../../kernel/errors"
 import { forUpdate } from "../../platform/store/Sql"
 import { kindTable, minIntervalS, type MonitorKind } from "./kindTable"
-import { firstRunAt, monitorLimit, uptimeReport, uptimeWindow } from "./model/analyze"
-import { monitorJson, type MonitorRow, resultJson, type ResultRow } from "./rows"
+import { byLocation, firstRunAt, monitorLimit, uptimeReport, uptimeWindow } from "./model/analyze"
+import { locationsOf, monitorJson, type MonitorRow, resultJson, type ResultRow } from "./rows"
 import { vetUrl } from "./model/target"
+import { checkLocations, viewOf, writeShares } from "./shares"
 
 export interface MonitorInput {
   readonly name: string
@@ -29,6 +30,10 @@ export interface MonitorInput {
   readonly enabled?: boolean
   readonly failures_before_alert?: number
   readonly cooldown_minutes?: number
+  /** Locations each due run is made in ([] or absent: any one location). */
+  readonly locations?: ReadonlyArray<string>
+  /** Locations that must report not ok for the run to be not ok (default: a majority). */
+  readonly quorum?: number
 }
 
 export type MonitorPatch = Partial<Omit<MonitorInput, "kind">>
@@ -79,10 +84,15 @@ export class Monitors extends Effect.Service<Monitors>()("domain-intel/Monitors"
         Effect.flatMap((rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(notFound(id))))
       )
 
+    /** The wire form of rows, with the live locations and their shares. */
+    const render = (rows: ReadonlyArray<MonitorRow>) => Effect.map(viewOf(sql, rows), (view) => rows.map((r) => monitorJson(r, view)))
+
     const create = Effect.fn("Monitors.create")(function*(org: Organization, input: MonitorInput) {
       const target = yield* checkTarget(input.kind, input.target)
       yield* checkInterval(input.kind, input.interval_seconds)
       const conditions = yield* checkConditions(input.kind, input.conditions)
+      const locations = input.locations ?? []
+      yield* checkLocations(sql, locations, input.quorum ?? null)
       const now = yield* Clock.currentTimeMillis
       const enabled = input.enabled ?? true
       const row: MonitorRow = {
@@ -107,7 +117,12 @@ export class Monitors extends Effect.Service<Monitors>()("domain-intel/Monitors"
         consecutive_failures: 0,
         baseline: null,
         open_alert_id: null,
-        last_alert_at: null
+        last_alert_at: null,
+        locations: JSON.stringify(locations),
+        quorum: input.quorum ?? null,
+        state: null,
+        decided_for: null,
+        last_location: null
       }
       const limit = monitorLimit[org.plan]
       const secret = yield* Effect.orDie(sql.withTransaction(Effect.gen(function*() {
@@ -117,21 +132,22 @@ export class Monitors extends Effect.Service<Monitors>()("domain-intel/Monitors"
         const n = yield* sql<{ n: number }>`SELECT COUNT(*) AS n FROM monitors WHERE org_id = ${org.id}`
         if (Number(n[0].n) >= limit) return Option.none<string>()
         yield* sql`INSERT INTO monitors ${sql.insert({ ...row })}`
+        yield* writeShares(sql, row, now, true)
         return Option.some(yield* replaceSecret(sql, row.id))
       })))
       if (Option.isNone(secret)) {
         return yield* new PlanForbidden({ message: `the ${org.plan} plan allows ${limit} monitors; delete one or upgrade` })
       }
-      return { monitor: monitorJson(row), signing_secret: secret.value }
+      return { monitor: (yield* Effect.orDie(render([row])))[0], signing_secret: secret.value }
     })
 
     const list = Effect.fn("Monitors.list")(function*(orgId: string) {
       const rows = yield* sql<MonitorRow>`SELECT * FROM monitors WHERE org_id = ${orgId} ORDER BY created_at, id`
-      return rows.map(monitorJson)
+      return yield* render(rows)
     }, Effect.orDie)
 
     const get = Effect.fn("Monitors.get")(function*(orgId: string, id: string) {
-      return monitorJson(yield* find(orgId, id))
+      return (yield* Effect.orDie(render([yield* find(orgId, id)])))[0]
     })
 
     /** Validates every supplied field against the monitor's kind, then one UPDATE. */
@@ -144,10 +160,34 @@ export class Monitors extends Effect.Service<Monitors>()("domain-intel/Monitors"
         set.target = yield* checkTarget(kind, patch.target)
         if (set.target !== current.target) set.baseline = null // a new target starts a new history of "seen"
       }
+      const located = locationsOf(current).length > 0
+      // A located monitor's next_run_at is its shares' anchor: a new interval starts a new cadence.
+      let rephase = false
       if (patch.interval_seconds !== undefined) {
         yield* checkInterval(kind, patch.interval_seconds)
         set.interval_seconds = patch.interval_seconds
-        set.next_run_at = Math.min(current.next_run_at, firstRunAt(now, patch.interval_seconds * 1000, Math.random()))
+        const first = firstRunAt(now, patch.interval_seconds * 1000, Math.random())
+        if (!located) set.next_run_at = Math.min(current.next_run_at, first)
+        else if (patch.interval_seconds !== Number(current.interval_seconds)) {
+          set.next_run_at = first
+          rephase = true
+        }
+      }
+      if (patch.locations !== undefined || patch.quorum !== undefined) {
+        const locations = patch.locations ?? locationsOf(current)
+        // A quorum set before stays while it fits the new list (no list: nothing to fit); the
+        // default follows the list.
+        const kept = current.quorum === null || locations.length === 0 ? null : Number(current.quorum)
+        const quorum = patch.quorum ?? kept
+        yield* checkLocations(sql, locations, quorum)
+        set.locations = JSON.stringify(locations)
+        set.quorum = quorum
+        if ((locations.length > 0) !== located) {
+          // Between "any one location" and located: the next run starts on a fresh cadence.
+          set.next_run_at = firstRunAt(now, (patch.interval_seconds ?? current.interval_seconds) * 1000, Math.random())
+          set.state = null
+          rephase = true
+        }
       }
       if (patch.conditions !== undefined) set.conditions = JSON.stringify(yield* checkConditions(kind, patch.conditions))
       if (patch.name !== undefined) set.name = patch.name
@@ -158,12 +198,17 @@ export class Monitors extends Effect.Service<Monitors>()("domain-intel/Monitors"
         set.enabled = patch.enabled ? 1 : 0
         if (patch.enabled && current.enabled === 0) {
           set.next_run_at = firstRunAt(now, (patch.interval_seconds ?? current.interval_seconds) * 1000, Math.random())
+          rephase = true
         }
       }
-      const rows = yield* Effect.orDie(sql<MonitorRow>`UPDATE monitors SET ${sql.update(set)}
-        WHERE id = ${id} AND org_id = ${orgId} RETURNING *`)
+      const rows = yield* Effect.orDie(sql.withTransaction(Effect.gen(function*() {
+        const updated = yield* sql<MonitorRow>`UPDATE monitors SET ${sql.update(set)}
+          WHERE id = ${id} AND org_id = ${orgId} RETURNING *`
+        if (updated[0]) yield* writeShares(sql, updated[0], now, rephase)
+        return updated
+      })))
       if (rows.length === 0) return yield* notFound(id)
-      return monitorJson(rows[0])
+      return (yield* Effect.orDie(render(rows)))[0]
     })
 
     /** Deletes the monitor, its results and its signing secret; its alert history stays. */
@@ -173,6 +218,7 @@ export class Monitors extends Effect.Service<Monitors>()("domain-intel/Monitors"
       yield* Effect.orDie(sql`DELETE FROM monitor_results WHERE monitor_id = ${id}`)
       yield* Effect.orDie(sql`DELETE FROM monitor_rollups WHERE monitor_id = ${id}`)
       yield* Effect.orDie(sql`DELETE FROM monitor_incidents WHERE monitor_id = ${id}`)
+      yield* Effect.orDie(sql`DELETE FROM monitor_shares WHERE monitor_id = ${id}`)
       yield* Effect.orDie(sql`DELETE FROM webhook_secrets WHERE owner_id = ${id}`)
     })
 
@@ -189,7 +235,7 @@ export class Monitors extends Effect.Service<Monitors>()("domain-intel/Monitors"
     ) {
       yield* find(orgId, id)
       const limit = page.limit ?? 50
-      const rows = yield* Effect.orDie(sql<ResultRow>`SELECT id, started_at, duration_ms, ok, summary, report
+      const rows = yield* Effect.orDie(sql<ResultRow>`SELECT id, started_at, duration_ms, ok, summary, report, location
         FROM monitor_results WHERE monitor_id = ${id} ${page.before ? sql`AND id < ${page.before}` : sql``}
         ORDER BY id DESC LIMIT ${limit + 1}`)
       const shown = rows.slice(0, limit)
@@ -197,20 +243,24 @@ export class Monitors extends Effect.Service<Monitors>()("domain-intel/Monitors"
     })
 
     const uptime = Effect.fn("Monitors.uptime")(function*(orgId: string, id: string, period: Period) {
-      yield* find(orgId, id)
+      const monitor = yield* find(orgId, id)
       const now = yield* Clock.currentTimeMillis
       const w = uptimeWindow(period, now)
-      // At most 31 rollup rows and the incidents overlapping the period, however many runs it holds.
-      const days = yield* Effect.orDie(sql<{ runs: number; ok_runs: number; sketch: Uint8Array }>`
-        SELECT runs, ok_runs, sketch FROM monitor_rollups WHERE monitor_id = ${id} AND day >= ${w.from} AND day < ${w.to}`)
+      // At most 31 rollup rows per location and the incidents overlapping the period, however many runs it holds.
+      const days = (yield* Effect.orDie(sql<{ location: string; runs: number; ok_runs: number; sketch: Uint8Array }>`
+        SELECT location, runs, ok_runs, sketch FROM monitor_rollups WHERE monitor_id = ${id} AND day >= ${w.from} AND day < ${w.to}`))
+        .map((d) => ({ location: d.location, runs: Number(d.runs), ok_runs: Number(d.ok_runs), sketch: Sketch.decode(d.sketch) }))
       const incidents = yield* Effect.orDie(sql<{ started_at: number; ended_at: number | null }>`
         SELECT started_at, ended_at FROM monitor_incidents
         WHERE monitor_id = ${id} AND started_at < ${w.to} AND (ended_at IS NULL OR ended_at >= ${w.from})`)
-      return uptimeReport(
-        period,
-        days.map((d) => ({ runs: Number(d.runs), ok_runs: Number(d.ok_runs), sketch: Sketch.decode(d.sketch) })),
-        incidents.map((i) => ({ started_at: Number(i.started_at), ended_at: i.ended_at === null ? null : Number(i.ended_at) }))
-      )
+      return {
+        ...uptimeReport(
+          period,
+          days,
+          incidents.map((i) => ({ started_at: Number(i.started_at), ended_at: i.ended_at === null ? null : Number(i.ended_at) }))
+        ),
+        by_location: byLocation(locationsOf(monitor), days)
+      }
     })
 
     /**
@@ -219,7 +269,8 @@ export class Monitors extends Effect.Service<Monitors>()("domain-intel/Monitors"
      */
     const statusFor = Effect.fn("Monitors.statusFor")(function*(orgId: string) {
       const rows = yield* sql<MonitorRow>`SELECT * FROM monitors WHERE org_id = ${orgId} ORDER BY created_at, id`
-      return { monitors: rows.map((r) => ({ ...monitorJson(r), last_summary: r.last_summary })) }
+      const shown = yield* render(rows)
+      return { monitors: shown.map((m, i) => ({ ...m, last_summary: rows[i].last_summary })) }
     }, Effect.orDie)
 
     return { create, list, get, update, remove, rotateSecret, results, uptime, statusFor } as const

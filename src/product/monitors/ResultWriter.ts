@@ -7,21 +7,24 @@
  * written by the finalizer, so a graceful stop loses no finished run.
  */
 import { Duration, Effect, Queue, Schedule } from "effect"
-import { type RunRecord, recordRuns } from "./record"
+import { type Release, type RunRecord, recordRuns } from "./record"
 
 export const MAX_BATCH = 200
 /** How long the writer gathers finished runs before a transaction (a lease is freed this much later). */
 export const WINDOW = Duration.millis(50)
 
-/** A finished run to store, or a claim to free (the run was skipped: quota, organization gone). */
-export type WriterItem = { readonly _tag: "run"; readonly run: RunRecord } | { readonly _tag: "release"; readonly monitorId: string }
+/**
+ * A finished run to store, or a claim to free (the run was skipped: quota, organization gone;
+ * `share`: a located monitor's location, null for an any-location monitor).
+ */
+export type WriterItem = { readonly _tag: "run"; readonly run: RunRecord } | ({ readonly _tag: "release" } & Release)
 
 const write = (items: ReadonlyArray<WriterItem>) => {
   const runs: Array<RunRecord> = []
-  const released: Array<string> = []
+  const released: Array<Release> = []
   for (const i of items) {
     if (i._tag === "run") runs.push(i.run)
-    else released.push(i.monitorId)
+    else released.push({ monitorId: i.monitorId, share: i.share })
   }
   return recordRuns(runs, released).pipe(
     // A busy or briefly unreachable store: a few retries, then the batch is reported lost (its

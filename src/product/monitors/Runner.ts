@@ -53,10 +53,13 @@ export const judge = (m: MonitorRow): Effect.Effect<Verdict | Unjudged, never, A
     return spec.evaluate(conditions, outcome.right, previous, now)
   })
 
-/** Runs a claimed monitor: quota, the check, the request log; what the writer is to store. */
-export const runMonitor = (m: MonitorRow, org: Organization | undefined, scheduledFor: number, runner: string) =>
+/**
+ * Runs a claimed monitor: quota, the check, the request log; what the writer is to store.
+ * `location`: where this instance runs; `share`: the claim is a located monitor's share.
+ */
+export const runMonitor = (m: MonitorRow, org: Organization | undefined, scheduledFor: number, runner: string, location: string, share: boolean) =>
   Effect.gen(function*() {
-    const release: WriterItem = { _tag: "release", monitorId: m.id }
+    const release: WriterItem = { _tag: "release", monitorId: m.id, share: share ? location : null }
     if (org === undefined) return release
     const decision = yield* Effect.flatMap(Quota, (q) => q.consume(org))
     if (decision._tag === "Exceeded") return release
@@ -79,5 +82,5 @@ export const runMonitor = (m: MonitorRow, org: Organization | undefined, schedul
         ts: startedAt
       }))
     if (unjudged) return release
-    return { _tag: "run", run: { monitorId: m.id, scheduledFor, startedAt, durationMs, verdict, runner } } satisfies WriterItem
+    return { _tag: "run", run: { monitorId: m.id, scheduledFor, startedAt, durationMs, verdict, runner, location, share } } satisfies WriterItem
   }).pipe(Effect.withSpan("Monitors.run"))

@@ -6,6 +6,11 @@
  * - At most MONITOR_CONCURRENCY runs are in flight per instance, each its own fiber.
  * - Results are stored in batches by the result writer (src/product/monitors/ResultWriter.ts).
  * - Maintenance (src/product/monitors/maintenance.ts) prunes in small batches every few minutes.
+ * - Locations (docs/monitors.md, "Several locations"): the instance's heartbeat
+ *   (src/product/monitors/Locations.ts); each pass claims this location's shares of located
+ *   monitors first, then any-location monitors; a pass every second decides the due runs of
+ *   located monitors whose interval passed without every live location's result
+ *   (src/product/monitors/rounds.ts).
  * - A monitor's first run is spread over its first interval (`firstRunAt`); the cadence keeps
  *   that phase, so runs stay spread (jitter) across restarts and catch-ups.
  */
@@ -18,7 +23,9 @@ import { CtHistory } from "../../adapters/ct/CtHistory"
 import { CertInspector } from "../../adapters/x509/CertInspector"
 import { Outbound } from "../../adapters/probe/Outbound"
 import { Rdap } from "../../adapters/rdap/Rdap"
-import { type Claimed, claimDue } from "./claim"
+import { type Claimed, claimDue, claimShares } from "./claim"
+import { heartbeat } from "./Locations"
+import { closeRounds } from "./rounds"
 import { HTTP_TIMEOUT_MS } from "./kinds/classic"
 import { backfillRollups, pruneMonitorData } from "./maintenance"
 import { makeResultWriter } from "./ResultWriter"
@@ -38,6 +45,9 @@ const pause = Effect.flatMap(Random.nextRange(0.5, 1.5), (f) => Effect.sleep(Dur
 /** Runs claimed by one statement at most. */
 export const CLAIM_BATCH = 500
 const MAINTENANCE_EVERY = Duration.minutes(5)
+/** How often an instance looks for located monitors' due runs to decide once their interval passed. */
+const DECIDE_EVERY = Duration.seconds(1)
+const DECIDE_BATCH = 200
 
 const orgsOf = (claimed: ReadonlyArray<Claimed>) =>
   Effect.gen(function*() {
@@ -52,25 +62,37 @@ const orgsOf = (claimed: ReadonlyArray<Claimed>) =>
 export const scheduler = Effect.gen(function*() {
   const config = yield* AppConfig
   const runner = `${process.pid}-${randomBytes(4).toString("hex")}`
+  const location = config.instanceLocation
+  // Known to the store (and so to the other instances) before this instance claims anything.
+  yield* heartbeat
   // Created before the run fibers, so on shutdown the runs stop first and the writer stores the rest.
   const writer = yield* makeResultWriter
   const fibers = yield* FiberSet.make()
   const lease = leaseMs(config.operationDeadlineMs)
   let inFlight = 0
 
-  /** One claim; true when the batch came back full (more may be due at once). */
+  /**
+   * One claim of this location's shares of located monitors, then of any-location monitors with
+   * the room left; true when the claims came back full (more may be due at once).
+   */
   const pass = Effect.gen(function*() {
     const room = Math.min(config.monitorConcurrency - inFlight, CLAIM_BATCH)
     if (room <= 0) return false
-    const claimed = yield* claimDue(room, lease)
+    const shares = yield* claimShares(location, room, lease)
+    const claimed = [...shares, ...(yield* claimDue(room - shares.length, lease))]
     const orgs = yield* orgsOf(claimed)
     for (const c of claimed) {
       inFlight++
+      const share = c.share !== null
       yield* FiberSet.run(
         fibers,
-        runMonitor(c.monitor, orgs.get(c.monitor.org_id), c.due, runner).pipe(
+        runMonitor(c.monitor, orgs.get(c.monitor.org_id), c.due, runner, location, share).pipe(
           Effect.catchAllCause((cause) =>
-            Effect.as(Effect.logWarning(`monitor ${c.monitor.id} run failed`, cause), { _tag: "release" as const, monitorId: c.monitor.id })
+            Effect.as(Effect.logWarning(`monitor ${c.monitor.id} run failed`, cause), {
+              _tag: "release" as const,
+              monitorId: c.monitor.id,
+              share: c.share
+            })
           ),
           Effect.flatMap(writer.offer),
           Effect.ensuring(Effect.sync(() => inFlight--))
@@ -83,6 +105,14 @@ export const scheduler = Effect.gen(function*() {
   yield* pass.pipe(
     Effect.catchAllCause((cause) => Effect.as(Effect.logWarning("monitor scheduler pass failed", cause), false)),
     Effect.flatMap((full) => (full ? Effect.yieldNow() : pause)),
+    Effect.forever,
+    Effect.forkScoped
+  )
+  // Due runs of located monitors whose interval passed without every live location's result.
+  yield* closeRounds(DECIDE_BATCH).pipe(
+    Effect.catchAllCause((cause) => Effect.as(Effect.logWarning("monitor run decisions failed", cause), 0)),
+    Effect.repeat({ while: (n) => n >= DECIDE_BATCH }),
+    Effect.zipRight(Effect.sleep(DECIDE_EVERY)),
     Effect.forever,
     Effect.forkScoped
   )

@@ -1,5 +1,5 @@
 /**
- * The monitor kinds (DECISIONS.md, Monitors and "Monitors: more kinds"): one entry each. The
+ * The monitor kinds (docs/operations/monitors.md, "Kinds"): one entry each. The
  * API's `kind` enumeration, the conditions accepted, the minimum interval, the guard and the run
  * all come from here, so a kind that is not in this table is not exposed.
  */
@@ -11,6 +11,7 @@ import { dnssecKind } from "./kinds/dnssec"
 import { domainExpiryKind } from "./kinds/domainExpiry"
 import { emailSecurityKind, tlsKind } from "./kinds/security"
 import { takeoverKind } from "./kinds/takeover"
+import { lookalikesKind } from "./kinds/lookalikes"
 import { blocklistKind } from "./kinds/blocklist"
 
 export const kindTable = {
@@ -25,6 +26,7 @@ export const kindTable = {
   email_security: emailSecurityKind,
   tls: tlsKind,
   takeover: takeoverKind,
+  lookalikes: lookalikesKind,
   blocklist: blocklistKind
 } satisfies Record<MonitorKind, KindSpec<any>>
 

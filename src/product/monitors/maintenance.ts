@@ -39,8 +39,8 @@ export const pruneMonitorData = Effect.gen(function*() {
     (rows) => rows.length
   ))
   const rollups = yield* inBatches(Effect.map(
-    sql`DELETE FROM monitor_rollups WHERE (monitor_id, day) IN (
-      SELECT monitor_id, day FROM monitor_rollups WHERE day < ${rollupsBefore} LIMIT ${PRUNE_BATCH}) RETURNING day`,
+    sql`DELETE FROM monitor_rollups WHERE (monitor_id, day, location) IN (
+      SELECT monitor_id, day, location FROM monitor_rollups WHERE day < ${rollupsBefore} LIMIT ${PRUNE_BATCH}) RETURNING day`,
     (rows) => rows.length
   ))
   const incidents = yield* inBatches(Effect.map(

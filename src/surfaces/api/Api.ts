@@ -15,6 +15,7 @@ import { CtApi } from "./ct"
 import { DnsApi } from "./dns"
 import { FreshnessApi } from "./freshness"
 import { MonitorsApi } from "./monitors"
+import { LocationsApi } from "./locations"
 import { NetworkApi } from "./network"
 import { SystemApi } from "./system"
 import { WafApi } from "./waf"
@@ -22,6 +23,7 @@ import { EmailApi } from "./email"
 import { TlsApi } from "./tls"
 import { SecurityHeadersApi } from "./headers"
 import { TakeoverApi } from "./takeover"
+import { LookalikesApi } from "./lookalikes"
 import { BlocklistApi } from "./blocklist"
 
 export class Api extends HttpApi.make("domain-intel")
@@ -35,10 +37,12 @@ export class Api extends HttpApi.make("domain-intel")
   .add(WafApi)
   .add(AccountApi)
   .add(MonitorsApi)
+  .add(LocationsApi)
   .add(EmailApi)
   .add(TlsApi)
   .add(SecurityHeadersApi)
   .add(TakeoverApi)
+  .add(LookalikesApi)
   .add(BlocklistApi)
   // Any request: a bad parameter or body, an unknown route or method, a body over 1 MiB, an
   // operation past its deadline (502), a defect.

@@ -6,7 +6,7 @@ import { PlanLabel } from "../../platform/http/Operation"
 
 const Iso = Schema.String.annotations({ description: "ISO 8601 time (UTC)", examples: ["2026-12-01T00:00:00.000Z"] })
 
-/** GET /v1/account (DECISIONS.md, Second wave → Accounts). */
+/** GET /v1/account (docs/operations/account.md). */
 export const AccountReport = Schema.Struct({
   org: Schema.String.annotations({ description: "the organization's name" }),
   plan: Plan,

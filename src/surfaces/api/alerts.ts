@@ -118,7 +118,10 @@ export const Alert = Schema.Struct({
   acknowledged_at: Schema.NullOr(Schema.String),
   resolved_at: Schema.NullOr(Schema.String),
   resolution_notes: Schema.NullOr(Schema.String),
-  time_to_resolution_seconds: Schema.NullOr(Schema.Number)
+  time_to_resolution_seconds: Schema.NullOr(Schema.Number),
+  locations_failing: Schema.NullOr(Schema.Array(Schema.String)).annotations({
+    description: "a monitor with locations: the locations whose runs were not ok when the alert opened; null for other alerts"
+  })
 })
 
 export const ResolveBody = Schema.Struct({

@@ -6,6 +6,7 @@ import { NotFoundWire, PlanForbiddenWire, TargetForbiddenWire } from "../../kern
 import { PlanLabel } from "../../platform/http/Operation"
 import { IdPath, IntParam } from "./params"
 import { MonitorKind } from "../../kernel/monitorKinds"
+import { LOCATION_NAME } from "../../platform/Config"
 
 const strict = { parseOptions: { onExcessProperty: "error" } } as const
 
@@ -15,7 +16,7 @@ const AnyConditions = Schema.Record({ key: Schema.String, value: Schema.Unknown 
     "ct_new_certificate: new_certificate, issuer_not_in; zone_hygiene: grade_below, new_finding_severity_at_least; " +
     "waf: provider_changed, provider_absent; domain_expiry: days_left_lt; " +
     "dns_records: record_type (default A), changed, expected; dnssec: status_not_secure, signature_expires_within_days; " +
-    "email_security: grade_below, record_changed; tls: grade_below, protocol_enabled"
+    "email_security: grade_below, record_changed; tls: grade_below, protocol_enabled; lookalikes: new_lookalike_risk_at_least (default medium)"
 })
 
 const Name = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
@@ -23,11 +24,20 @@ const Target = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(2048)).a
   description: "http_check: http(s) URL; certificate: host[:port]; waf: URL or domain; dns_records: a name; tls: host[:port]; other kinds: a domain"
 })
 const Interval = Schema.Number.pipe(Schema.int(), Schema.between(1, 86_400 * 7)).annotations({
-  description: "at least MONITOR_MIN_INTERVAL_S (default 60); certificate, CT, zone, domain_expiry, dnssec, email_security and tls kinds at least 10 times that"
+  description: "at least MONITOR_MIN_INTERVAL_S (default 60); certificate, CT, zone, domain_expiry, dnssec, email_security and tls kinds at least 10 times that; lookalikes at least 60 times that"
 })
 const FailuresBeforeAlert = Schema.Number.pipe(Schema.int(), Schema.between(1, 100))
 const CooldownMinutes = Schema.Number.pipe(Schema.int(), Schema.between(0, 10080))
 const Channels = Schema.Array(Channel).pipe(Schema.maxItems(10))
+
+/** A location's name, as INSTANCE_LOCATION spells it (docs/operations/locations.md). */
+export const LocationName = Schema.String.pipe(Schema.pattern(LOCATION_NAME, { message: () => "a location name is 1-32 characters of a-z, 0-9 and -" }))
+const Locations = Schema.Array(LocationName).pipe(Schema.maxItems(16)).annotations({
+  description: "locations each due run is made in, once per location (names from GET /v1/locations; each must have been seen); [] (the default): any one location"
+})
+const Quorum = Schema.Number.pipe(Schema.int(), Schema.between(1, 16)).annotations({
+  description: "how many locations must report not ok for the run to be not ok, 1 to the number of locations; default a majority (floor(n/2)+1)"
+})
 
 export const MonitorCreate = Schema.Struct({
   name: Name,
@@ -38,7 +48,9 @@ export const MonitorCreate = Schema.Struct({
   channels: Schema.optional(Channels).annotations({ description: "default []" }),
   enabled: Schema.optional(Schema.Boolean).annotations({ description: "default true" }),
   failures_before_alert: Schema.optional(FailuresBeforeAlert).annotations({ description: "default 1" }),
-  cooldown_minutes: Schema.optional(CooldownMinutes).annotations({ description: "default 15" })
+  cooldown_minutes: Schema.optional(CooldownMinutes).annotations({ description: "default 15" }),
+  locations: Schema.optional(Locations),
+  quorum: Schema.optional(Quorum)
 }).annotations(strict)
 
 export const MonitorPatch = Schema.Struct({
@@ -49,13 +61,26 @@ export const MonitorPatch = Schema.Struct({
   channels: Schema.optional(Channels),
   enabled: Schema.optional(Schema.Boolean),
   failures_before_alert: Schema.optional(FailuresBeforeAlert),
-  cooldown_minutes: Schema.optional(CooldownMinutes)
+  cooldown_minutes: Schema.optional(CooldownMinutes),
+  locations: Schema.optional(Locations),
+  quorum: Schema.optional(Quorum.annotations({ description: "kept while it fits a new list of locations (else 400); default a majority" }))
 }).pipe(
   Schema.filter((p) => Object.keys(p).length > 0 || "the body names no field to change"),
   Schema.annotations(strict)
 )
 
 export const MonitorStatus = Schema.Literal("pending", "up", "down", "paused")
+
+export const MonitorState = Schema.Literal("ok", "not_ok", "unknown").annotations({
+  description: "the last decided run's state (with locations: combined over them); unknown before the first, or while fewer than quorum listed locations are live"
+})
+
+export const LocationStatus = Schema.Struct({
+  location: Schema.String,
+  live: Schema.Boolean.annotations({ description: "an instance of the location was seen within the last 60 s" }),
+  last_run_at: Schema.NullOr(Schema.String),
+  ok: Schema.NullOr(Schema.Boolean).annotations({ description: "the location's last run; null before its first" })
+})
 
 export const Monitor = Schema.Struct({
   id: Schema.String,
@@ -73,6 +98,12 @@ export const Monitor = Schema.Struct({
   last_run_at: Schema.NullOr(Schema.String),
   next_run_at: Schema.NullOr(Schema.String),
   open_alert_id: Schema.NullOr(Schema.String),
+  locations: Schema.Array(Schema.String),
+  quorum: Schema.Number,
+  state: MonitorState,
+  location_status: Schema.Array(LocationStatus).annotations({
+    description: "each listed location's last run; with no locations, the location of the last run"
+  }),
   created_at: Schema.String,
   updated_at: Schema.String
 })
@@ -83,6 +114,7 @@ export const MonitorResult = Schema.Struct({
   duration_ms: Schema.Number,
   ok: Schema.Boolean,
   summary: Schema.String,
+  location: Schema.String.annotations({ description: "the location the run was made in" }),
   report: Schema.Unknown
 })
 
@@ -93,7 +125,15 @@ export const Uptime = Schema.Struct({
   uptime_percentage: Schema.NullOr(Schema.Number).annotations({ description: "null when no run falls in the period" }),
   incidents: Schema.Array(Schema.Struct({ started_at: Schema.String, ended_at: Schema.NullOr(Schema.String) })),
   p50_ms: Schema.NullOr(Schema.Number),
-  p95_ms: Schema.NullOr(Schema.Number)
+  p95_ms: Schema.NullOr(Schema.Number),
+  by_location: Schema.Array(Schema.Struct({
+    location: Schema.String,
+    runs: Schema.Number,
+    ok_runs: Schema.Number,
+    uptime_percentage: Schema.NullOr(Schema.Number),
+    p50_ms: Schema.NullOr(Schema.Number),
+    p95_ms: Schema.NullOr(Schema.Number)
+  })).annotations({ description: "the period's runs per location: the listed ones first, then any other that ran the monitor" })
 })
 
 

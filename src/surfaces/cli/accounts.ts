@@ -1,7 +1,7 @@
 /**
- * The account commands of the CLI (DECISIONS.md, Second wave → Accounts): `keys`, `orgs` and
- * `audit-tokens`. Secrets are printed alone on the last line of stdout; everything a script does
- * not read (notes, warnings) goes to stderr. Refusals fail with `AccountRefused` (exit 2).
+ * The account commands of the CLI (docs/cli.md, "Keys", "Organizations", "Audit tokens"): `keys`,
+ * `orgs` and `audit-tokens`. Secrets are printed alone on the last line of stdout; everything a
+ * script does not read (notes, warnings) goes to stderr. Refusals fail with `AccountRefused` (exit 2).
  */
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Layer, Option } from "effect"

@@ -1,8 +1,8 @@
 /**
- * The command line beyond `serve` (DECISIONS.md "Running it" and "Second wave → Accounts"): keys,
- * orgs, audit-tokens, migrate, mcp, and serve with options, parsed by @effect/cli. Loaded by
- * src/main.ts only when a command other than a bare `serve` is given, so a server's start does
- * not evaluate the command definitions (docs/operating.md, "The binary").
+ * The command line beyond `serve` (docs/cli.md): keys, orgs, audit-tokens, migrate, mcp, and serve
+ * with options, parsed by @effect/cli. Loaded by src/main.ts only when a command other than a bare
+ * `serve` is given, so a server's start does not evaluate the command definitions
+ * (docs/operating.md, "The binary").
  */
 import { Command, HelpDoc, ValidationError } from "@effect/cli"
 import { Console, Effect, HashMap } from "effect"

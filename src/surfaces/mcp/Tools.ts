@@ -10,6 +10,7 @@ import { DnsResolver } from "../../adapters/dns/DnsResolver"
 import { parseTarget } from "../../adapters/probe/guard"
 import { makeAnalysisTools } from "./analysisTools"
 import { makeMonitorStatusTool } from "./monitorTool"
+import { makeLookalikeTool } from "./lookalikeTool"
 import { DnsLookupArgs, DomainIntelligenceArgs, SslCertificateArgs, WhoisLookupArgs } from "./args"
 import { SecurityHeadersInputs } from "../api/headers"
 import { CertInspector } from "../../adapters/x509/CertInspector"
@@ -174,7 +175,8 @@ export class Tools extends Context.Tag("domain-intel/McpTools")<Tools, {
 
       const analyses = yield* makeAnalysisTools
       const monitorStatus = yield* makeMonitorStatusTool
-      const list: ReadonlyArray<ToolDefinition> = [dnsTool, whoisTool, sslTool, headersTool, intelligenceTool, ...analyses, monitorStatus]
+      const lookalikes = yield* makeLookalikeTool
+      const list: ReadonlyArray<ToolDefinition> = [dnsTool, whoisTool, sslTool, headersTool, intelligenceTool, ...analyses, lookalikes, monitorStatus]
       const byName = new Map(list.map((t) => [t.name, t]))
       return { list, get: (name: string) => byName.get(name) }
     })

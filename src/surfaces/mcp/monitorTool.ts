@@ -21,12 +21,18 @@ export const MonitorStatusReport = Schema.Struct({
   }))
 })
 
+/** Each location's last run in a few words, e.g. " [eu-west ok, us-east not ok, ap-south stale]". */
+const whereFrom = (status: ReadonlyArray<{ readonly location: string; readonly live: boolean; readonly ok: boolean | null }>) =>
+  status.length === 0
+    ? ""
+    : ` [${status.map((s) => `${s.location} ${!s.live ? "stale" : s.ok === null ? "no run yet" : s.ok ? "ok" : "not ok"}`).join(", ")}]`
+
 export const makeMonitorStatusTool = Effect.map(Monitors, (monitors) =>
   defineTool({
     name: "monitor_status",
     title: "Monitor status",
     description:
-      "List the caller's own monitors (continuous uptime, certificate, CT, zone hygiene and WAF checks set up through /v1/monitors) with their current state. Use it to answer whether a watched site or certificate is up or failing right now, without running a new check. Optionally filter by `status`; answers at once from the service's own store. Main fields per monitor: `status` (pending, up, down, paused), `consecutive_failures`, `last_run_at`, `next_run_at`, `last_summary` (what the last run found), `open_alert_id` (an alert is open while it fails).",
+      "List the caller's own monitors (continuous uptime, certificate, CT, zone hygiene and WAF checks set up through /v1/monitors) with their current state. Use it to answer whether a watched site or certificate is up or failing right now, without running a new check. Optionally filter by `status`; answers at once from the service's own store. Main fields per monitor: `status` (pending, up, down, paused), `state` (ok, not_ok, unknown: for a monitor run from several `locations`, combined over them, unknown while fewer than its `quorum` of locations are live), `location_status` (each location's last run and whether the location is live), `consecutive_failures`, `last_run_at`, `next_run_at`, `last_summary` (what the last run found; for several locations, which failed), `open_alert_id` (an alert is open while it fails).",
     input: MonitorStatusArgs,
     output: MonitorStatusReport,
     run: (args) =>
@@ -39,6 +45,6 @@ export const makeMonitorStatusTool = Effect.map(Monitors, (monitors) =>
     summary: (r) =>
       r.monitors.length === 0
         ? "No monitors: create one with POST /v1/monitors."
-        : r.monitors.map((m) => `${m.name} (${m.kind} ${m.target}): ${m.status}${m.last_summary ? ` — ${m.last_summary}` : ""}`).join("\n")
+        : r.monitors.map((m) => `${m.name} (${m.kind} ${m.target}): ${m.status}, state ${m.state}${whereFrom(m.location_status)}${m.last_summary ? ` — ${m.last_summary}` : ""}`).join("\n")
   })
 )

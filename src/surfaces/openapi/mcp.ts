@@ -1,6 +1,6 @@
 /**
  * POST /v1/advanced/mcp in the OpenAPI document: a raw route beside the HttpApi (src/surfaces/mcp/http.ts),
- * so the generator does not see it. The protocol itself is JSON-RPC 2.0 (MCP, DECISIONS.md).
+ * so the generator does not see it. The protocol itself is JSON-RPC 2.0 (MCP, docs/operations/mcp.md).
  */
 const envelope = (code: string, message: string) => ({
   description: message,

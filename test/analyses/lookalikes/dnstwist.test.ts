@@ -8,15 +8,30 @@
  */
 import { describe, expect, test } from "bun:test"
 import { spawnSync } from "node:child_process"
+import { mkdirSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
 import { DNSTWIST_FUZZERS, permutations } from "../../../src/analyses/lookalikes/permutations"
+import { tempDir } from "../../support/tmp"
 
 interface Row {
   readonly fuzzer: string
   readonly domain: string
 }
 
+// The permutations do not depend on lookups. With dnspython installed (the lab tests need it)
+// dnstwist would make four failing queries per name; a stub `dns` package that fails to import
+// puts it back on its system-resolver path, whose lookups fail at once in the namespace.
+const noDnspython = tempDir("di-nodnspython-")
+mkdirSync(join(noDnspython, "dns"))
+writeFileSync(join(noDnspython, "dns", "__init__.py"), "raise ImportError('dnspython hidden for the permutation test')\n")
+
 const dnstwist = (domain: string): ReadonlyArray<Row> => {
-  const r = spawnSync("unshare", ["--net", "--", "dnstwist", "--format", "json", domain], { encoding: "utf8", timeout: 120_000, maxBuffer: 256 * 1024 * 1024 })
+  const r = spawnSync("unshare", ["--net", "--", "dnstwist", "--format", "json", domain], {
+    encoding: "utf8",
+    timeout: 120_000,
+    maxBuffer: 256 * 1024 * 1024,
+    env: { ...process.env, PYTHONPATH: noDnspython }
+  })
   if (r.status !== 0) throw new Error(`dnstwist ${domain} failed (${r.status}): ${r.error ?? ""} ${r.stderr}`)
   return JSON.parse(r.stdout) as ReadonlyArray<Row>
 }

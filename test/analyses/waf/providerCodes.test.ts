@@ -1,4 +1,4 @@
-/** The pure reading of a provider's own error code (DECISIONS "WAF status semantics"). */
+/** The pure reading of a provider's own error code (docs/decisions.md, "Content Freshness and WAF Detection"). */
 import { describe, expect, test } from "bun:test"
 import { cloudflareErrorCode, providerCodeCategory } from "../../../src/analyses/waf/providerCodes"
 

@@ -1,8 +1,9 @@
 /**
  * Cloudflare's own error pages (the cf-error-details template its edge serves, shortened), with
  * the error code in the `cf-error-code` span as the edge writes it, and the plain-text form it
- * sends to clients that do not ask for HTML. DECISIONS "WAF status semantics": the provider's own
- * code decides block_category (1020 provider-block, 1009 country-block), whatever the HTTP status.
+ * sends to clients that do not ask for HTML. The provider's own code decides block_category (1020
+ * provider-block, 1009 country-block), whatever the HTTP status (docs/decisions.md, "Content
+ * Freshness and WAF Detection").
  */
 import type { Replica } from "./kit"
 

@@ -1,5 +1,5 @@
 /** Replicas for appliances, gateways and network firewalls (src/analyses/waf/signatures/appliance.ts, enterprise.ts). */
-import { ct, html, rep, type Replica, sc } from "./kit"
+import { ct, html, layer, rep, type Replica, sc } from "./kit"
 
 export const ENTERPRISE_REPLICAS: ReadonlyArray<Replica> = [
   rep("signal-sciences", "Fastly Next-Gen WAF (Signal Sciences)", 406, [["x-sigsci-requestid", "0123456789abcdef01234567"], ["x-sigsci-agentresponse", "406"], ["content-type", "text/plain"]], "406 Not Acceptable", "high"),
@@ -7,9 +7,9 @@ export const ENTERPRISE_REPLICAS: ReadonlyArray<Replica> = [
   rep("sophos-utm", "Sophos UTM Web Protection", 403, [ct], html("Access to the requested URL was blocked", `<h1>Access to the requested URL was blocked</h1><p>The incident was logged with the following log identifier: 0123456789</p><p>Inbound Anomaly Score exceeded</p><p>Powered by Sophos UTM Web Protection</p>`)),
   rep("paloalto", "Palo Alto Next-Generation Firewall", 503, [ct], html("Virus/Spyware Download Blocked", `<h1>Virus/Spyware Download Blocked</h1><p>Download of the virus/spyware has been blocked in accordance with company policy.</p><p>Palo Alto Next Generation Security Platform</p>`)),
   rep("webseal", "IBM Security Verify Access (WebSEAL)", 400, [["server", "WebSEAL/10.0.6.0"], ct], `<html><!-- Copyright (C) 2000 Tivoli Systems, Inc. --><!-- This is a WebSEAL error message template file. --><head><title>Bad Request</title></head><body><h1>Bad Request</h1><p>The WebSEAL server received an invalid HTTP request.</p></body></html>`),
-  rep("f5-ltm", "F5 BIG-IP Local Traffic Manager", 200, [sc("BIGipServerpool_web=1677787402.20480.0000", "path=/; Httponly; Secure")]),
-  rep("f5-apm", "F5 BIG-IP Access Policy Manager", 200, [sc("LastMRH_Session=0a1b2c3d", "path=/; secure"), sc("MRHSession=0123456789abcdef0123456789abcdef", "path=/; secure"), sc("F5_ST=1z1z1z1700000000z604800", "path=/; secure"), ct], html("", `<form id="auth_form" method="post" action="/my.policy"><input name="username"></form>`)),
-  rep("f5-firepass", "F5 FirePass", 200, [sc("VHOST=standard"), sc("F5_fire=0123456789abcdef"), ct], html("FirePass", `<form action="/my.logon.php3" method="post"></form>`)),
+  layer("proxy", rep("f5-ltm", "F5 BIG-IP Local Traffic Manager", 200, [sc("BIGipServerpool_web=1677787402.20480.0000", "path=/; Httponly; Secure")])),
+  layer("proxy", rep("f5-apm", "F5 BIG-IP Access Policy Manager", 200, [sc("LastMRH_Session=0a1b2c3d", "path=/; secure"), sc("MRHSession=0123456789abcdef0123456789abcdef", "path=/; secure"), sc("F5_ST=1z1z1z1700000000z604800", "path=/; secure"), ct], html("", `<form id="auth_form" method="post" action="/my.policy"><input name="username"></form>`))),
+  layer("proxy", rep("f5-firepass", "F5 FirePass", 200, [sc("VHOST=standard"), sc("F5_fire=0123456789abcdef"), ct], html("FirePass", `<form action="/my.logon.php3" method="post"></form>`))),
   rep("f5-trafficshield", "F5 TrafficShield", 200, [["server", "F5-TrafficShield"], sc("ASINFO=0123456789abcdef")]),
   rep("netcontinuum", "Barracuda NetContinuum", 200, [sc("NCI__SessionId=0123456789abcdef")]),
   rep("fortigate", "FortiGate", 403, [ct], html("Web Page Blocked", `<h1>Web Application Firewall</h1><p>FortiGate Application Control has blocked this request.</p><p>Event ID: 12345</p><img src="//globalurl.fortinet.net/img/logo.png">`)),
@@ -20,13 +20,13 @@ export const ENTERPRISE_REPLICAS: ReadonlyArray<Replica> = [
   rep("cisco-ace", "Cisco ACE XML Gateway", 200, [["server", "ACE XML Gateway"]]),
   rep("cisco-umbrella", "Cisco Umbrella / Secure Web Gateway", 403, [ct], html("This site is blocked", `<h1>This site is blocked.</h1><p>This domain is blocked due to a security threat (Cisco Umbrella).</p><img src="https://block.opendns.com/img/logo.png">`)),
   rep("juniper", "Juniper SRX Web Filtering", 403, [ct], html("Access Denied", "<p>Juniper Web Filtering has been set to block this site.</p><p>CATEGORY: Enhanced_Malicious_Web_Sites REASON: BY_PRE_DEFINED</p>")),
-  rep("kemp", "Kemp LoadMaster", 403, [["x-servedby", "KEMP-LM"], ct], `<html><head><title>403 Forbidden</title></head><body><h1>Forbidden</h1></body></html>`),
+  layer("proxy", rep("kemp", "Kemp LoadMaster", 403, [["x-servedby", "KEMP-LM"], ct], `<html><head><title>403 Forbidden</title></head><body><h1>Forbidden</h1></body></html>`)),
   rep("threatx", "A10 ThreatX", 403, [["x-request-id", "0123456789abcdef0123456789abcdef"], ["content-type", "text/plain"]], "Forbidden - ID: 0123456789abcdef0123456789abcdef"),
   rep("array-ag", "Array Networks AG", 200, [ct], html("Welcome", `<script src="/prx/000/http/localhost/an_util.js"></script><form action="/prx/000/http/localhost/login" method="post"></form>`)),
   rep("sonicwall", "SonicWall", 403, [["server", "SonicWALL"], ct], html("Web Site Blocked", `<div class="nsa_banner"></div><h1>Web Site Blocked</h1><p>This site has been blocked by the network administrator.</p>`)),
   rep("watchguard", "WatchGuard", 403, [["server", "WatchGuard"], ct], html("Request denied", "<h1>Request denied by WatchGuard Firewall</h1><p>&copy; WatchGuard Technologies Inc.</p>")),
   rep("zscaler", "Zscaler", 403, [["server", "Zscaler/6.2"], ct], html("Website blocked", `<img src="https://login.zscloud.net/img_logo_new1.png"><p>Your organization has selected Zscaler to protect you from internet threats.</p>`)),
-  rep("datapower", "IBM DataPower", 500, [["x-backside-transport", "FAIL FAIL"], ["content-type", "text/xml"]], `<?xml version="1.0"?><env:Envelope xmlns:env="http://schemas.xmlsoap.org/soap/envelope/"><env:Body><env:Fault><faultcode>env:Client</faultcode><faultstring>Rejected by policy. (from client)</faultstring></env:Fault></env:Body></env:Envelope>`),
+  layer("proxy", rep("datapower", "IBM DataPower", 500, [["x-backside-transport", "FAIL FAIL"], ["content-type", "text/xml"]], `<?xml version="1.0"?><env:Envelope xmlns:env="http://schemas.xmlsoap.org/soap/envelope/"><env:Body><env:Fault><faultcode>env:Client</faultcode><faultstring>Rejected by policy. (from client)</faultstring></env:Fault></env:Body></env:Envelope>`)),
   rep("isa-server", "Microsoft ISA / Forefront TMG", 403, [ct], html("The page cannot be displayed", "<p>Error Code: 403 Forbidden. The ISA Server denied the specified Uniform Resource Locator (URL).</p>")),
   rep("urlscan", "Microsoft URLScan", 404, [["server", "Microsoft-IIS/10.0"], ct], html("404 - File or directory not found.", "<p>The resource you are looking for might have been removed. A custom filter or module, such as URLScan, restricts access to this resource.</p><!-- Rejected-By-UrlScan -->")),
   rep("aspnet-validation", "ASP.NET Request Validation", 500, [["server", "Microsoft-IIS/10.0"], ["x-aspnet-version", "4.0.30319"], ct], html("A potentially dangerous Request.QueryString value was detected from the client", "<h2><i>A potentially dangerous Request.QueryString value was detected from the client (q=\"&lt;script&gt;\").</i></h2><b>Exception Details: </b>System.Web.HttpRequestValidationException")),
@@ -45,7 +45,7 @@ export const ENTERPRISE_REPLICAS: ReadonlyArray<Replica> = [
   rep("cachewall", "CacheWall (Varnish)", 403, [["server", "Varnish"], ["x-varnish", "123456789"], ["x-cachewall-action", "Block"], ["x-cachewall-reason", "Blacklisted"], ct], html("403 Naughty, not nice!", "<h1>403 Naughty, not nice!</h1><p>Security by Cachewall</p>")),
   rep("missioncontrol", "Mission Control Shield", 200, [["server", "Mission Control Application Shield"]]),
   rep("onmessage", "OnMessage Shield (Blackbaud)", 200, [["x-engine", "onMessage Shield v2.1"]]),
-  rep("envoy", "Envoy Proxy", 200, [["server", "envoy"], ["x-envoy-upstream-service-time", "12"]]),
+  layer("proxy", rep("envoy", "Envoy Proxy", 200, [["server", "envoy"], ["x-envoy-upstream-service-time", "12"]])),
   rep("bluecoat", "Symantec / Blue Coat ProxySG", 403, [["server", "BlueCoat-Security-Appliance"], ct], html("Access Denied", "<h1>Access Denied</h1><p>Your request was denied because of its content categorization: \"Malicious Sources\".</p>")),
   rep("forcepoint", "Forcepoint Web Security", 403, [ct], html("Content blocked", "<h1>Content blocked by your organization</h1><p>Forcepoint: Access to this web page is restricted at this time.</p>"))
 ]

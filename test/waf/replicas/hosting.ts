@@ -1,5 +1,5 @@
 /** Replicas for bot managers, hosting and CMS firewalls, open-source WAFs (bots.ts, hosting.ts, cms.ts, opensource.ts). */
-import { ct, html, page, rep, type Replica, sc } from "./kit"
+import { ct, html, layer, page, rep, type Replica, sc } from "./kit"
 
 export const HOSTING_REPLICAS: ReadonlyArray<Replica> = [
   rep("perimeterx", "HUMAN (PerimeterX)", 403, [sc("_pxhd=0123456789abcdef:0123-4567", "Expires=Mon, 22 Nov 2027 04:00:00 GMT; path=/"), ct], html("Access to this page has been denied", `<div id="px-captcha"></div><script>window._pxAppId = 'PXabc123';</script><script src="https://captcha.px-cdn.net/PXabc123/captcha.js"></script>`), "medium"),
@@ -33,9 +33,9 @@ export const HOSTING_REPLICAS: ReadonlyArray<Replica> = [
   rep("barikode", "Barikode", 403, [ct], html("Blocked", "<p>Request blocked by <strong>BARIKODE</strong></p>")),
   rep("shieldon", "Shieldon Firewall", 403, [["x-protected-by", "shieldon.io"], ct], html("Please solve CAPTCHA", `<p>Unusual behavior detected.</p><form><input name="shieldon_captcha"></form>`)),
   rep("anubis", "Anubis (Techaro)", 200, [ct], html("Making sure you're not a bot!", `<script id="anubis_version" type="application/json">"v1.21.0"</script><script id="anubis_challenge" type="application/json">{"rules":{"difficulty":4}}</script><script async type="module" src="/.within.website/x/cmd/anubis/static/js/main.mjs"></script>`)),
-  rep("hostinger", "Hostinger hPanel Firewall", 200, [["server", "LiteSpeed"], ["platform", "hostinger"], ["panel", "hpanel"]]),
-  rep("kinsta", "Kinsta Edge", 200, [["x-kinsta-cache", "HIT"], ["ki-cache-type", "None"], ["ki-edge", "v=20.2.4"]]),
-  rep("wpengine", "WP Engine Global Edge Security", 200, [["x-powered-by", "WP Engine"], ["wpe-backend", "apache"], ["x-cacheable", "SHORT"]]),
+  layer("hosting", rep("hostinger", "Hostinger hPanel Firewall", 200, [["server", "LiteSpeed"], ["platform", "hostinger"], ["panel", "hpanel"]])),
+  layer("hosting", rep("kinsta", "Kinsta Edge", 200, [["x-kinsta-cache", "HIT"], ["ki-cache-type", "None"], ["ki-edge", "v=20.2.4"]])),
+  layer("hosting", rep("wpengine", "WP Engine Global Edge Security", 200, [["x-powered-by", "WP Engine"], ["wpe-backend", "apache"], ["x-cacheable", "SHORT"]])),
   rep("naxsi", "NAXSI", 403, [["x-data-origin", "naxsi-waf"], ct], html("Request denied", "<h1>Blocked by NAXSI</h1><p>naxsi blocked information</p>")),
   rep("bunkerweb", "BunkerWeb", 403, [ct], html("403 - Forbidden", `<h1>403</h1><p>Forbidden</p><footer><p>This website is protected with <a class="underline" href="https://github.com/bunkerity/bunkerweb" target="_blank">BunkerWeb</a></p></footer>`)),
   rep("shadowd", "Shadow Daemon", 403, [ct], html("403 Forbidden", "<h1>403 Forbidden</h1><p>Request forbidden by administrative rules.</p>")),

@@ -15,6 +15,11 @@ export interface Replica {
   readonly expectTopology?: "single" | "layered"
   /** Every provider name the detector may report besides `expect` (none unless listed). */
   readonly alsoReported?: ReadonlyArray<string>
+  /**
+   * A delivery layer seen without a block: `expect` is listed first in providers with this role,
+   * and no WAF is reported (provider_present false, primaryProvider null, topology null).
+   */
+  readonly expectRole?: "cdn" | "hosting" | "proxy"
 }
 
 export const html = (title: string, inner: string) => `<!DOCTYPE html><html><head><title>${title}</title></head><body>${inner}</body></html>`
@@ -32,6 +37,8 @@ export const rep = (
   expectEnforcement: Replica["expectEnforcement"] = "low",
   extra: Partial<Pick<Replica, "expectCategory" | "expectTopology" | "alsoReported">> = {}
 ): Replica => ({ id, expect, status, headers, body, expectEnforcement, ...extra })
+/** The replica of a delivery layer (CDN, hosting platform, load balancer or gateway) seen without a block. */
+export const layer = (role: NonNullable<Replica["expectRole"]>, r: Replica): Replica => ({ ...r, expectRole: role })
 /** A Set-Cookie header as the vendor writes it. */
 export const sc = (nameValue: string, attrs = "Path=/; HttpOnly"): readonly [string, string] => ["set-cookie", `${nameValue}; ${attrs}`]
 export const ct: readonly [string, string] = ["content-type", "text/html; charset=utf-8"]

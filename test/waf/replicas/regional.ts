@@ -1,5 +1,5 @@
 /** Replicas for regional clouds and vendors (src/analyses/waf/signatures/regional.ts, china.ts, world.ts). */
-import { ct, html, rep, type Replica, sc } from "./kit"
+import { ct, html, layer, rep, type Replica, sc } from "./kit"
 
 export const REGIONAL_REPLICAS: ReadonlyArray<Replica> = [
   rep("huawei", "Huawei Cloud WAF", 418, [sc("HWWAFSESID=0123456789abcdef0a"), sc("HWWAFSESTIME=1700000000000"), ct], html("403", `<p>您的请求疑似攻击行为！</p><p>Your request has been blocked. Contact hws_security@hwclouds.com</p><a href="https://www.hwclouds.com/">hwclouds.com</a>`)),
@@ -11,10 +11,10 @@ export const REGIONAL_REPLICAS: ReadonlyArray<Replica> = [
   rep("variti", "Variti", 200, [["server", "Variti/0.9.3a"]]),
   rep("myra", "Myra Security", 200, [["server", "myracloud"], ["x-cdn", "myracloud"]]),
   rep("arvancloud", "ArvanCloud", 200, [["server", "ArvanCloud"], ["ar-poweredby", "Arvan Cloud (arvancloud.ir)"], ["ar-request-id", "0123456789abcdef0123456789abcdef"], ["ar-sid", "2071"]]),
-  rep("chinacache", "ChinaCache", 200, [["powered-by-chinacache", "HIT from CHN-SH-1-3SD"]]),
-  rep("tencent-edgeone", "Tencent EdgeOne", 200, [["server", "TencentEdgeOne"], ["eo-log-uuid", "12345678901234567890"], ["eo-cache-status", "MISS"]]),
-  rep("wangsu", "Wangsu (ChinaNetCenter)", 200, [["via", "http/1.1 cmc.fra.01 (Cdn Cache Server V2.0)"], ["x-ws-request-id", "6543210a_PS-FRA-01abc_12345-67890"]]),
-  rep("alibaba-cdn", "Alibaba Cloud CDN", 200, [["server", "Tengine"], ["ali-swift-global-savetime", "1700000000"], ["x-swift-savetime", "Mon, 22 Nov 2026 04:00:00 GMT"], ["x-swift-cachetime", "3600"], ["eagleid", "0123456789abcdef0123456789abcdef"]], undefined, "low"),
+  layer("cdn", rep("chinacache", "ChinaCache", 200, [["powered-by-chinacache", "HIT from CHN-SH-1-3SD"]])),
+  layer("cdn", rep("tencent-edgeone", "Tencent EdgeOne", 200, [["server", "TencentEdgeOne"], ["eo-log-uuid", "12345678901234567890"], ["eo-cache-status", "MISS"]])),
+  layer("cdn", rep("wangsu", "Wangsu (ChinaNetCenter)", 200, [["via", "http/1.1 cmc.fra.01 (Cdn Cache Server V2.0)"], ["x-ws-request-id", "6543210a_PS-FRA-01abc_12345-67890"]])),
+  layer("cdn", rep("alibaba-cdn", "Alibaba Cloud CDN", 200, [["server", "Tengine"], ["ali-swift-global-savetime", "1700000000"], ["x-swift-savetime", "Mon, 22 Nov 2026 04:00:00 GMT"], ["x-swift-cachetime", "3600"], ["eagleid", "0123456789abcdef0123456789abcdef"]], undefined, "low")),
   rep("jiasule", "Jiasule", 200, [["server", "jiasule-WAF"], sc("__jsluid_h=0123456789abcdef0123456789abcdef"), sc("jsl_tracking=1")], undefined, "medium"),
   rep("chuangyu", "Chuang Yu Shield (Knownsec)", 403, [ct], html("创宇盾", `<p>您的访问被拦截</p><a href="https://help.365cyd.com/cyd-error-help.html?code=403">help</a><a href="https://www.365cyd.com">www.365cyd.com</a>`)),
   rep("ks-waf", "KS-WAF (Knownsec)", 403, [ct], html("403", `<img src="/ks_waf_error.png" alt="blocked">`)),
@@ -29,8 +29,8 @@ export const REGIONAL_REPLICAS: ReadonlyArray<Replica> = [
   rep("yxlink", "YXLink WAF", 200, [["server", "Yxlink-WAF"], sc("yx_ci_session=0123456789abcdef")]),
   rep("wts", "WTS-WAF", 403, [["server", "wts/1.7.0"], ct], html("WTS-WAF", "<h1>WTS-WAF</h1><p>Your request has been blocked.</p>")),
   rep("uewaf", "UEWaf (UCloud)", 403, [["server", "uewaf/4.0"], ct], html("403", `<img src="/uewaf_deny_pages/default/img/inter_logo.png"><p>UCloud</p>`)),
-  rep("qiniu", "Qiniu CDN", 200, [["x-qiniu-cdn", "1"], ["x-qnm-cache", "Hit"]]),
-  rep("west263", "West263 CDN", 200, [["x-cache", "HIT from WT263CDN-1234"]]),
+  layer("cdn", rep("qiniu", "Qiniu CDN", 200, [["x-qiniu-cdn", "1"], ["x-qnm-cache", "Hit"]])),
+  layer("cdn", rep("west263", "West263 CDN", 200, [["x-cache", "HIT from WT263CDN-1234"]])),
   rep("anyu", "AnYu", 403, [ct], html("AnYu", "<p>Sorry! your access has been intercepted by AnYu because of security policy.</p><p>AnYu - the green channel</p>")),
   rep("raywaf", "RayWAF (WebRay)", 403, [["server", "WebRay-WAF"], ["drivedby", "RaySrv RayEng/1.0"], ct], html("403", "<p>Blocked</p>")),
   rep("secking", "SecKing", 200, [["server", "SecKing-WAF"]]),

@@ -162,8 +162,29 @@ export interface TextDate {
 }
 
 const M = `(${monthAlternation})\\.?`
+
+/** Weekday names (Sunday first) as pages write them before a date: English, German, French, Spanish, Italian, Dutch, Portuguese. */
+const weekdayNames: ReadonlyArray<string> = [
+  "sunday|sun|sonntag|so|dimanche|dim|domingo|dom|domenica|zondag|zo",
+  "monday|mon|montag|mo|lundi|lun|lunes|lunedì|lunedi|maandag|ma|segunda-feira|segunda|seg",
+  "tuesday|tues|tue|dienstag|di|mardi|mar|martes|martedì|martedi|dinsdag|terça-feira|terça|ter",
+  "wednesday|wed|mittwoch|mi|mercredi|mer|miércoles|miercoles|mié|mercoledì|mercoledi|woensdag|wo|quarta-feira|quarta|qua",
+  "thursday|thurs|thu|donnerstag|do|jeudi|jeu|jueves|jue|giovedì|giovedi|donderdag|quinta-feira|quinta|qui",
+  "friday|fri|freitag|fr|vendredi|ven|viernes|vie|venerdì|venerdi|vrijdag|vr|sexta-feira|sexta|sex",
+  "saturday|sat|samstag|sonnabend|sa|samedi|sam|sábado|sabado|sáb|sabato|zaterdag|za"
+]
+const weekdayOf = new Map<string, number>()
+weekdayNames.forEach((list, i) => list.split("|").forEach((n) => weekdayOf.set(n, i)))
+const WEEKDAY = `(?:(?<![\\p{L}])(${[...weekdayOf.keys()].sort((a, b) => b.length - a.length).join("|")})\\.?,?\\s+)?`
+const weekday = (y: number, m: number, d: number) => new Date(Date.UTC(y, m - 1, d)).getUTCDay()
+
+/** How a page writes all-numeric dates whose day and month could be swapped (3/4/2019). */
+export interface NumericOrder {
+  /** The page writes month first (US): 04/15/2019 on the same page, or an en-US page with no day-first date. */
+  readonly monthFirst?: boolean
+}
 const TIME = `(?:,?\\s*(?:at|um|à|a las|alle|om|-|–|,)?\\s*(\\d{1,2})[:.h](\\d{2})(?:[:.](\\d{2}))?(?![:.]?\\d))?`
-const textPatterns: ReadonlyArray<{ re: RegExp; build: (g: RegExpExecArray) => DayDate | undefined }> = [
+const textPatterns: ReadonlyArray<{ re: RegExp; build: (g: RegExpExecArray, order: NumericOrder) => DayDate | undefined }> = [
   // ISO-like 2024-03-12 (optionally with time)
   {
     re: /(?<![\d.\-/])(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?)?(?![\d])/g,
@@ -173,16 +194,40 @@ const textPatterns: ReadonlyArray<{ re: RegExp; build: (g: RegExpExecArray) => D
   { re: /(?<![\d.\-/])(\d{4})[/.](\d{1,2})[/.](\d{1,2})(?![\d/])/g, build: (g) => mk(Number(g[1]), Number(g[2]), Number(g[3])) },
   // 12.03.2024, 12/03/2024 (day first: European pages dominate dotted dates), 12-03-2024; also two-digit years with dots
   {
-    re: new RegExp(`(?<![\\d.\\-/])(\\d{1,2})([./-])(\\d{1,2})\\2(\\d{4}|\\d{2})(?![\\d])${TIME}`, "g"),
-    build: (g) => {
-      let a = Number(g[1]), b = Number(g[3])
-      const y = twoDigitYear(Number(g[4]))
-      if (g[4].length === 2 && g[2] !== ".") return undefined
-      // "/" with a first part > 12 is day-first; with the second part > 12 it is US month-first.
+    re: new RegExp(`(?<![\\d.\\-/])${WEEKDAY}(\\d{1,2})([./-])(\\d{1,2})\\3(\\d{4}|\\d{2})(?![\\d])${TIME}`, "giu"),
+    build: (g, order) => {
+      const a = Number(g[2]), b = Number(g[4])
+      const y = twoDigitYear(Number(g[5]))
+      if (g[5].length === 2 && g[3] !== ".") return undefined
+      // Day first, unless that reading is impossible (04/15/2019, 03-15-2011), a weekday written
+      // before the date fits only the month-first reading, or the page writes month first.
       let d = a, mo = b
-      if (g[2] === "/" && b > 12 && a <= 12) { d = b; mo = a }
-      const time = g[5] ? `${pad(Number(g[5]))}:${g[6]}:${g[7] ?? "00"}` : undefined
+      const swap = () => { d = b; mo = a }
+      if (b > 12 && a <= 12) swap()
+      else if (a <= 12 && b <= 12 && a !== b) {
+        const wd = g[1] === undefined ? undefined : weekdayOf.get(g[1].toLowerCase())
+        if (wd !== undefined && validDay(y, a, b) && weekday(y, a, b) === wd && !(validDay(y, b, a) && weekday(y, b, a) === wd)) swap()
+        else if (wd === undefined && order.monthFirst && g[3] !== ".") swap()
+      }
+      const time = g[6] ? `${pad(Number(g[6]))}:${g[7]}:${g[8] ?? "00"}` : undefined
       return mk(y, mo, d, time)
+    }
+  },
+  // A range of days in one month, 14. - 20. Januar 2022, 12–14 June 2024: its first day (the
+  // week a report covers, an event's opening day).
+  {
+    re: new RegExp(`(?<![\\p{L}\\d.])(\\d{1,2})\\.?\\s*[-–—]\\s*(\\d{1,2})\\.?\\s*${M},?\\s+(\\d{4})(?![\\d])`, "giu"),
+    build: (g) => {
+      const mo = monthOf(g[3])
+      return mo && Number(g[1]) < Number(g[2]) && validDay(Number(g[4]), mo, Number(g[2])) ? mk(Number(g[4]), mo, Number(g[1])) : undefined
+    }
+  },
+  // March 3–5, 2024
+  {
+    re: new RegExp(`(?<![\\p{L}])${M}\\s+(\\d{1,2})\\s*[-–—]\\s*(\\d{1,2}),?\\s+(\\d{4})(?![\\d])`, "giu"),
+    build: (g) => {
+      const mo = monthOf(g[1])
+      return mo && Number(g[2]) < Number(g[3]) && validDay(Number(g[4]), mo, Number(g[3])) ? mk(Number(g[4]), mo, Number(g[2])) : undefined
     }
   },
   // 12 March 2024, 12. März 2024, 12 de marzo de 2024, 12-Mar-2024
@@ -216,7 +261,7 @@ export const asciiDigits = (text: string): string =>
     : text
 
 /** Finds dates written in text, in order of appearance. */
-export const findTextDates = (raw: string, limit = 50): Array<TextDate> => {
+export const findTextDates = (raw: string, limit = 50, order: NumericOrder = {}): Array<TextDate> => {
   const out: Array<TextDate> = []
   const text = asciiDigits(raw)
   // Every pattern needs a four-digit year or a dotted two-digit year: skip text without one.
@@ -228,7 +273,7 @@ export const findTextDates = (raw: string, limit = 50): Array<TextDate> => {
     while ((g = p.re.exec(text)) !== null) {
       const start = g.index, end = start + g[0].length
       if (taken.some(([a, b]) => start < b && end > a)) continue
-      const date = p.build(g)
+      const date = p.build(g, order)
       if (date) {
         taken.push([start, end])
         out.push({ date, index: start, text: g[0], complete: true })
@@ -248,9 +293,11 @@ export const urlDate = (url: string): { date: DayDate; complete: boolean } | und
     const u = new URL(url)
     path = decodeURIComponent(u.pathname + u.search)
   } catch { /* keep raw */ }
-  let m = /(?:^|[/_\-.=])((?:19|20)\d{2})[/_\-.]?(0[1-9]|1[0-2])[/_\-.]?(0[1-9]|[12]\d|3[01])(?=$|[/_\-.?&#a-z])/i.exec(path)
-  if (m) {
-    const date = mk(Number(m[1]), Number(m[2]), Number(m[3]))
+  // Separators may differ (`/2021/0312/`, `/2020-02/19/`), but a dot after the year must be
+  // followed by a dot: `jms.2020.0412` in a DOI is an article number, not a date.
+  let m = /(?:^|[/_\-.=])((?:19|20)\d{2})([/_\-.]?)(0[1-9]|1[0-2])([/_\-.]?)(0[1-9]|[12]\d|3[01])(?=$|[/_\-.?&#a-z])/i.exec(path)
+  if (m && !(m[2] === "." && m[4] !== ".")) {
+    const date = mk(Number(m[1]), Number(m[3]), Number(m[5]))
     if (date) return { date, complete: true }
   }
   m = /\/((?:19|20)\d{2})\/(0?[1-9]|1[0-2])\/(0?[1-9]|[12]\d|3[01])(?:\/|$)/.exec(path)

@@ -1,7 +1,7 @@
 /** Dates that elements carry: schema.org microdata (itemprop), <time>, <abbr> and hAtom-style classes. */
 import type { DefaultTreeAdapterMap } from "parse5"
 import { type DateType, type DayDate, findTextDates, parseStructured } from "../parse/dates"
-import { attr } from "./regions"
+import { attr, modifiedClass } from "./regions"
 import type { Push, RawSignal } from "./types"
 
 type Node = DefaultTreeAdapterMap["node"]
@@ -19,8 +19,34 @@ export const microdataSignal = (el: Element, itemprop: string, comment: boolean,
   }
 }
 
+/** RDFa date properties (Drupal 7 writes `<span property="dc:date dc:created" content="…">` around its byline). */
+const rdfaDates: ReadonlyArray<readonly [RegExp, DateType, string]> = [
+  [/(?:^|\s)(?:dc|dcterms):(?:date|created|issued)(?:\s|$)|(?:^|\s)(?:schema:)?datePublished(?:\s|$)/i, "published", "rdfa:datePublished"],
+  [/(?:^|\s)(?:dc|dcterms):modified(?:\s|$)|(?:^|\s)(?:schema:)?dateModified(?:\s|$)/i, "modified", "rdfa:dateModified"]
+]
+
+/** An element (not <meta>, read in meta.ts) with an RDFa date property and its content attribute. */
+export const rdfaSignal = (el: Element, comment: boolean, push: Push) => {
+  const property = attr(el, "property")
+  const content = attr(el, "content")
+  if (!property || !content) return
+  for (const [re, type, source] of rdfaDates) {
+    if (!re.test(property)) continue
+    const d = parseStructured(content)
+    if (d) push({ source, type, date: d, region: comment ? "comment" : "structured" })
+    return
+  }
+}
+
+/**
+ * Custom elements that render a <time> (GitHub's relative-time and local-time, time-ago widgets):
+ * their datetime attribute is the stamp, their text a rendering of it.
+ */
+const timeTags = new Set(["time", "relative-time", "local-time", "time-ago"])
+
 /** <time datetime>, <abbr title>, or an hAtom-classed element with a title or datetime. */
-export const timeSignal = (el: Element, tag: string, cls: string, region: RawSignal["region"], hinted: boolean, push: Push) => {
+export const timeSignal = (el: Element, rawTag: string, cls: string, region: RawSignal["region"], hinted: boolean, push: Push) => {
+  const tag = timeTags.has(rawTag) ? "time" : rawTag
   const hatom = /(?:^|\s)(?:published|updated|entry-date|dtstart|post-date|tweet-timestamp|timestamp)(?:\s|$)/i.test(cls)
   if (tag === "time" || tag === "abbr" || (hatom && (attr(el, "title") !== undefined || attr(el, "datetime") !== undefined))) {
     const v = attr(el, "datetime") ?? (tag !== "time" ? attr(el, "title") : undefined)
@@ -28,7 +54,8 @@ export const timeSignal = (el: Element, tag: string, cls: string, region: RawSig
     const d = stamp && tag === "time" ? shownDay(stamp, textOf(el)) : stamp
     if (d && v && /\d{4}/.test(v)) {
       const clsl = cls.toLowerCase()
-      const type: DateType = /updated|modified|aktualisiert/.test(clsl) && !/published/.test(clsl) ? "modified" : "published"
+      // A change log's dates (`published-dates__change-date`) are changes, whatever the component is called.
+      const type: DateType = modifiedClass(cls) ? "modified" : "published"
       const pub = attr(el, "pubdate") !== undefined || /published|entry-date|pubdate|post-date/.test(clsl)
       push({ source: tag === "time" ? (pub ? "time-element:pubdate" : "time-element") : tag === "abbr" ? "abbr-element" : "title-attribute", type, date: d, region, hinted: hinted || pub })
     }

@@ -16,13 +16,15 @@ const metaPublished = [
   "prism.publicationdate", "og:pubdate", "bt:pubdate", "pub_date", "datecreated", "date.created", "created", "release_date",
   "dc.date.published", "article.created", "cxenseparse:recs:publishtime", "displaydate", "date_published", "published",
   "article:post_date", "news_keywords_date", "dateposted", "og:regdate", "sp.publicationdate", "ptime", "publish_time",
-  "dc:date", "dcterms:created", "dcterms:issued", "article_published_time", "pub-date", "publication-date", "mediator_published_time"
+  "dc:date", "dcterms:created", "dcterms:issued", "article_published_time", "pub-date", "publication-date", "mediator_published_time",
+  "govuk:first-published-at", "first_published_at", "first-published"
 ]
 const metaModified = [
   "article:modified_time", "og:updated_time", "og:modified_time", "article:modified", "datemodified", "revised",
   "last-modified", "lastmod", "lastmodified", "last_modified", "dc.date.modified", "dcterms.modified", "modified",
   "updated_time", "article:updated_time", "dateupdated", "date_modified", "og:article:modified_time", "dcterms:modified",
-  "utime", "article.updated", "sailthru.lastmodified", "modified_time", "update_time", "parsely-updated-date"
+  "utime", "article.updated", "sailthru.lastmodified", "modified_time", "update_time", "parsely-updated-date",
+  "govuk:public-updated-at", "govuk:updated-at"
 ]
 const metaCanonical: Record<string, string> = {
   "article:published_time": "meta:article:published_time",

@@ -1,5 +1,5 @@
 /** Dates written in the page's text: datelines, date links, relative expressions, copyright lines. */
-import { type DateType, findRelative, findTextDates } from "../parse/dates"
+import { type DateType, findRelative, findTextDates, type NumericOrder } from "../parse/dates"
 import type { Ctx, Push, RawSignal } from "./types"
 
 /** Characters besides the date that a block may hold and still be a dateline ("Posted on", "Stand:"). */
@@ -10,6 +10,22 @@ export const MAX_DATELINES = 3
 export const isDateline = (text: string, found: ReadonlyArray<{ readonly text: string }>) =>
   found.length === 1 && text.trim().length - found[0].text.length <= DATELINE_SLACK
 
+/** Words that introduce a modification date just before it. */
+const UPDATE = /(updated|aktualisiert|modified|geändert|actualizado|mis à jour|mise à jour|last edited|stand|atualizado|aggiornato|bijgewerkt|更新日?|수정)\s*[:：]?\s*(am|on|le|el|em|il|op)?\s*$/
+/**
+ * Words that introduce the page's own last change, wherever on the page (a footer's "Last
+ * updated on", a wiki's "This page was last edited on", a hand-written page's "last change:").
+ */
+const PAGE_UPDATE = /(?:last\s+(?:updated|update|modified|edited|changed?|revised|reviewed)|page\s+updated|letzte\s+änderung|zuletzt\s+(?:geändert|aktualisiert|bearbeitet)|dernière\s+(?:mise à jour|modification)|última\s+(?:actualización|modificación|atualização)|ultim[oa]\s+(?:aggiornamento|modifica)|laatst\s+(?:gewijzigd|bijgewerkt)|ostatnia\s+aktualizacja|son\s+güncelleme|последнее\s+обновление|最終更新日?|最近更新|最后更新|최종\s*수정)(?:\s+(?:on|am|le|el|em|il|op|at))?\s*[:：]?\s*(?:on|am|le|el|em|il|op)?\s*$/
+/** Words that introduce the publication date just before it. */
+const PUBLISHED = /(?:published|posted|veröffentlicht|erschienen|publié|publicado|pubblicato|gepubliceerd|geplaatst|opublikowano|publicerad|公開日?|投稿日|发布(?:时间|日期)?|입력)\s*(?:on|am|le|el|il|op|em|at)?\s*[:：]?\s*(?:on|am|le|el|il|op|em)?\s*$/
+
+/**
+ * Words that introduce an event or a deadline rather than the page's date: "due 27.10.2009",
+ * "open until", "Anmeldeschluss:", "jusqu'au", "hasta el".
+ */
+const EVENT = /(?:\bdue|\bdeadline|\buntil|\btill|\bcloses?(?:\s+on)?|\bbis(?:\s+(?:zum|spätestens))?|anmeldeschluss|einsendeschluss|abgabe(?:termin)?|\bfrist|jusqu['’]au|date limite|hasta(?:\s+el)?|plazo|fino al|scadenza|tot en met|uiterlijk)\s*[:：]?\s*(?:on|am|le|el|the)?\s*$/
+
 /** A run of text in one context, at its place in the document. */
 export interface TextPart {
   readonly text: string
@@ -18,13 +34,14 @@ export interface TextPart {
 }
 
 /** Pushes the text parts' signals; returns the highest copyright year seen (null when none). */
-export const textSignals = (textParts: ReadonlyArray<TextPart>, push: Push): number | null => {
+export const textSignals = (textParts: ReadonlyArray<TextPart>, push: Push, order: NumericOrder = {}): number | null => {
   let copyrightYear: number | null = null
   // Text: copyright lines, relative expressions, written dates.
   const parts = textParts.map((part) => {
     const text = part.text.replace(/\s+/g, " ")
-    const found = findTextDates(text, 40)
-    return { part, text, found, dateline: isDateline(text, found) && !part.ctx.link && !part.ctx.hinted && !part.ctx.boiler && !part.ctx.comment }
+    const found = findTextDates(text, 40, order)
+    const eventOnly = found.length === 1 && EVENT.test(text.slice(Math.max(0, found[0].index - 40), found[0].index).toLowerCase())
+    return { part, text, found, dateline: isDateline(text, found) && !eventOnly && !part.ctx.link && !part.ctx.hinted && !part.ctx.boiler && !part.ctx.comment }
   })
   // A block whose whole text is one date is a dateline, as telling as an element whose class says
   // "date"; many of them are a list (an archive, results, events), which tells nothing.
@@ -50,8 +67,15 @@ export const textSignals = (textParts: ReadonlyArray<TextPart>, push: Push): num
       const before = text.slice(Math.max(0, f.index - 40), f.index)
       const isCopyright = /©|copyright|\(c\)/i.test(before)
       const lower = before.toLowerCase()
-      const type: DateType = /(updated|aktualisiert|modified|geändert|actualizado|mis à jour|mise à jour|last edited|stand)\s*:?\s*(am|on|le|el)?\s*$/.test(lower) ? "modified" : "published"
+      const pageUpdate = PAGE_UPDATE.test(lower)
+      const event = !pageUpdate && EVENT.test(lower)
+      const published = !pageUpdate && !event && PUBLISHED.test(lower)
+      const type: DateType = pageUpdate || UPDATE.test(lower) || (part.ctx.modified === true && !published) ? "modified" : "published"
       push({
+        ...(part.ctx.list ? { list: part.ctx.list } : {}),
+        ...(pageUpdate ? { pageUpdate } : {}),
+        ...(event ? { event } : {}),
+        ...(published ? { published } : {}),
         source: part.ctx.link ? "text:link" : part.ctx.hinted || dateline ? "text:date-element" : "text",
         type,
         date: f.date,

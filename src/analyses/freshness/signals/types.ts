@@ -11,6 +11,16 @@ export interface RawSignal {
   readonly region: "head" | "structured" | "main" | "boilerplate" | "comment" | "copyright"
   /** For text and time signals: the element carries a date-ish class, id or itemprop. */
   readonly hinted?: boolean
+  /** Text introduced as the page's own last change ("Last updated on", "last edited on", "letzte Änderung"). */
+  readonly pageUpdate?: boolean
+  /** The list (<ul>/<ol>) the date sits in, when it sits in one. */
+  readonly list?: number
+  /** Set after extraction: one of the dated items of a list (two or more published days in one list). */
+  readonly listItem?: boolean
+  /** Text introduced as the publication ("Published", "Veröffentlicht am", "Publié le", "投稿日"). */
+  readonly published?: boolean
+  /** Text introduced as an event or a deadline ("due", "until", "bis", "Anmeldeschluss"): not the page's date. */
+  readonly event?: boolean
   /** Relative expression: days before "now" (resolved by the analysis, which owns the clock). */
   readonly relativeDays?: number
   readonly raw?: string
@@ -33,6 +43,10 @@ export interface Ctx {
   main: boolean
   /** Inside <article>, <main> or an article/post/entry/story container (narrower than main). */
   article: boolean
+  /** Inside an element whose class names a modification (`updated`, `date-modified`, `change-date`). */
+  modified?: boolean
+  /** The nearest enclosing <ul>/<ol> (a number per list on the page), 0 outside lists. */
+  list?: number
 }
 
 /** Adds a signal; without `order`, the next document position is given. */

@@ -1,6 +1,6 @@
 /**
  * The SPF contracts: the result of one check_host() evaluation (RFC 7208 §2.6) and the `spf`
- * field of the Email Security report (DECISIONS.md, "Email Security").
+ * field of the Email Security report (docs/operations/email-security.md, "SPF").
  */
 import { Schema } from "effect"
 

@@ -11,7 +11,8 @@ export const BOTS: ReadonlyArray<ProviderEntry> = [
   ]),
   p("HUMAN (PerimeterX)", "HUMAN Security", "https://docs.humansecurity.com/applications-and-accounts/docs/cookies", [
     cookie(/^_px[3-9]?$|^_pxhd$|^_pxvid$|^_pxff_/, 0.75, true),
-    bodyR(/px-captcha|captcha\.px-cdn\.net|window\._pxAppId/i, 0.9, "challenge")
+    bodyR(/px-captcha|captcha\.px-cdn\.net|window\._pxAppId|client\.perimeterx\.(?:net|com)/i, 0.9, "challenge"),
+    bodyR(/perimeterx\.(?:com|net)\/whywasiblocked|denied because we believe you are using automation tools/i, 0.9, "block")
   ]),
   p("Kasada", "Kasada", "https://www.kasada.io/", [
     h("x-kpsdk-ct", /./, 0.85),

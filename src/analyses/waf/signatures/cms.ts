@@ -1,5 +1,5 @@
 /** CMS plugins and hosting firewalls beyond those in hosting.ts (WordPress, Joomla, DNN, …). */
-import { body, bodyR, cookie, h, p, type ProviderEntry, server } from "./dsl"
+import { body, bodyR, cookie, h, hosting, p, type ProviderEntry, server } from "./dsl"
 
 const W = (plugin: string) => `https://github.com/EnableSecurity/wafw00f/blob/master/wafw00f/plugins/${plugin}.py`
 
@@ -16,7 +16,7 @@ export const CMS: ReadonlyArray<ProviderEntry> = [
     bodyR(/bpsMessage.{0,800}403 Forbidden Error Page|403 Forbidden Error Page.{0,800}If you arrived here due to a search/is, 0.85)
   ]),
   p("WP Cerber Security", "Cerber Tech", "https://wpcerber.com/", [
-    bodyR(/We.re sorry.{0,10}you are not allowed to proceed|Your request looks suspicious or similar to automated requests from spam posting software/i, 0.85)
+    bodyR(/We.re sorry.{0,10}you are not allowed to proceed|Your request looks suspicious or similar to automated requests from spam posting software|our server stopped processing your request/i, 0.85)
   ]),
   p("CrawlProtect", "Jean-Denis Brun", W("crawlprotect"), [
     cookie(/^crawlprotecttag$/, 0.85),
@@ -52,10 +52,10 @@ export const CMS: ReadonlyArray<ProviderEntry> = [
   p("GoDaddy Website Security", "GoDaddy", W("godaddy"), [
     bodyR(/GoDaddy (?:security|website firewall)/i, 0.85)
   ]),
-  p("SiteGround Security", "SiteGround", "https://www.siteground.com/kb/", [
+  hosting(p("SiteGround Security", "SiteGround", "https://www.siteground.com/kb/", [
     body(/Our system thinks you might be a robot!|access is restricted due to a security rule/i, 0.85, "challenge"),
     h("x-proxy-cache-info", /./, 0.2)
-  ]),
+  ])),
   p("ExpressionEngine", "Packet Tide (EllisLab)", W("expressionengine"), [
     cookie(/^exp_track|^exp_last_/, 0.25),
     bodyR(/Invalid GET Data/, 0.7)
@@ -66,11 +66,12 @@ export const CMS: ReadonlyArray<ProviderEntry> = [
   ]),
   p("URLMaster SecurityCheck (DNN)", "iFinity / DotNetNuke", W("urlmaster"), [
     h("x-urlmaster-debug", /./, 0.85),
-    h("x-urlmaster-ex", /./, 0.85)
+    h("x-urlmaster-ex", /./, 0.85),
+    bodyR(/Ur[li]RewriteModule.{0,200}SecurityCheck/is, 0.7)
   ]),
   p("LiteSpeed WAF", "LiteSpeed Technologies", "https://docs.litespeedtech.com/lsws/cp/cpanel/modsec/", [
     server(/^LiteSpeed$/i, 0.2),
-    bodyR(/Proudly powered by LiteSpeed Web Server.{0,400}(?:403 Forbidden|Access to this resource on the server is denied)|(?:403 Forbidden|Access to this resource on the server is denied).{0,400}Proudly powered by LiteSpeed Web Server/is, 0.6)
+    bodyR(/Proudly powered by LiteSpeed Web Server.{0,400}(?:403 Forbidden|Access to this resource on the server is denied)|(?:403 Forbidden|Access to this resource on the server is denied).{0,400}(?:Proudly powered by LiteSpeed Web Server|www\.litespeedtech\.com\/error-page)/is, 0.6)
   ]),
   p("Barikode", "Ethic Ninja", W("barikode"), [
     bodyR(/<strong>barikode<.strong>/i, 0.9, "block")
@@ -83,18 +84,18 @@ export const CMS: ReadonlyArray<ProviderEntry> = [
     cookie(/-anubis-auth$|^techaro\.lol-anubis/, 0.85, true),
     body(/\/\.within\.website\/x\/cmd\/anubis\/|<script id="anubis_challenge"|<script id="anubis_version"/i, 0.9, "challenge")
   ]),
-  p("Hostinger hPanel Firewall", "Hostinger", "https://www.hostinger.com/", [
+  hosting(p("Hostinger hPanel Firewall", "Hostinger", "https://www.hostinger.com/", [
     h("platform", /^hostinger$/i, 0.85),
     h("panel", /^hpanel$/i, 0.6)
-  ]),
-  p("Kinsta Edge", "Kinsta", "https://kinsta.com/docs/", [
+  ])),
+  hosting(p("Kinsta Edge", "Kinsta", "https://kinsta.com/docs/", [
     h("x-kinsta-cache", /./, 0.85),
     h("ki-cache-type", /./, 0.6)
-  ]),
-  p("WP Engine Global Edge Security", "WP Engine", "https://wpengine.com/support/", [
+  ])),
+  hosting(p("WP Engine Global Edge Security", "WP Engine", "https://wpengine.com/support/", [
     h("x-powered-by", /WP Engine/i, 0.85),
     h("wpe-backend", /./, 0.8)
-  ]),
+  ])),
   p("pkSecurity IDS", "pkSec", W("pksec"), [
     bodyR(/pk.?Security.?Module.{0,300}Security.Alert|A safety critical (?:call|request) was (?:detected|discovered) and blocked|maximum number of reloads per minute and prevented access/is, 0.85)
   ])

@@ -9,7 +9,13 @@
  *  - server:       the Server header
  *  - cookie:       a Set-Cookie name; `challenge` marks cookies issued by a challenge / bot check
  *  - body:         block or challenge page text; `page` says which
- *  - status:       a status code the provider uses for its blocks (weak alone)
+ *  - status:       a status code the provider uses for its blocks (weak alone), or its reason phrase
+ *
+ * Roles: a provider whose product is a security service (WAF, DDoS or bot protection) is a WAF
+ * wherever it is seen. A CDN, a hosting platform or a load balancer / gateway (`role`) is only a
+ * delivery layer when seen in its headers, cookies or Server value: it is reported as a WAF only
+ * when it is seen refusing or challenging the request (its block header, a challenge cookie, its
+ * challenge page, its block page or `edge` evidence on a refusal status; docs/waf.md, "Roles").
  *
  * `last_verified_at` is the date the entry was last reviewed against the vendor documentation
  * cited in `source_url` and the replica tests (test/waf), not a live scan.
@@ -17,6 +23,8 @@
 
 export type EvidenceKind = "block-header" | "header" | "server" | "cookie" | "body" | "status"
 export type BlockCategory = "none" | "waf-block" | "rate-limit" | "provider-block" | "country-block" | "custom-block"
+/** What a provider was seen as: a WAF, or a delivery layer (CDN, hosting platform, load balancer or gateway). */
+export type Role = "waf" | "cdn" | "hosting" | "proxy"
 
 export interface Signature {
   readonly kind: EvidenceKind
@@ -33,6 +41,14 @@ export interface Signature {
   readonly category?: Exclude<BlockCategory, "none" | "custom-block">
   /** Body pattern that also appears on ordinary pages (bot-detection scripts, quoted error codes): counts only on a refusal status (≥ 400). */
   readonly refusalOnly?: boolean
+  /** status kind: the pattern is tested against the reason phrase instead of the code. */
+  readonly reason?: boolean
+  /**
+   * Evidence the provider writes only into responses its edge generates itself (its own error
+   * and refusal pages, not the origin's answers passed through): on a refusal status it shows
+   * the provider refused the request.
+   */
+  readonly edge?: boolean
 }
 
 export interface ProviderEntry {
@@ -42,6 +58,8 @@ export interface ProviderEntry {
   readonly last_verified_at: string
   /** Via header pattern naming this provider's hop (topology ordering). */
   readonly via?: RegExp
+  /** A delivery layer (CDN, hosting platform, load balancer or gateway); absent for a security service. */
+  readonly role?: Exclude<Role, "waf">
   readonly signatures: ReadonlyArray<Signature>
 }
 
@@ -55,7 +73,16 @@ export const body = (pattern: RegExp, weight = 0.7, page: "block" | "challenge" 
 /** Body signature that counts only when the status is a refusal (≥ 400). */
 export const bodyR = (pattern: RegExp, weight = 0.7, page: "block" | "challenge" = "block", category?: Signature["category"]): Signature => ({ ...body(pattern, weight, page, category), refusalOnly: true })
 export const status = (pattern: RegExp, weight = 0.15): Signature => ({ kind: "status", pattern, weight })
+/** The reason phrase of the status line (DenyAll's "Condition Intercepted"). */
+export const reason = (pattern: RegExp, weight = 0.85): Signature => ({ kind: "status", pattern, weight, reason: true })
+/** Marks a signature as written only by the provider's own edge responses (see Signature.edge). */
+export const edge = (sig: Signature): Signature => ({ ...sig, edge: true })
 
 export const p = (name: string, vendor: string, source_url: string, signatures: ReadonlyArray<Signature>, via?: RegExp): ProviderEntry =>
   ({ name, vendor, source_url, last_verified_at: REVIEWED, signatures, ...(via ? { via } : {}) })
+
+/** Delivery layers: a WAF only when seen refusing or challenging (see Role). */
+export const cdn = (e: ProviderEntry): ProviderEntry => ({ ...e, role: "cdn" })
+export const hosting = (e: ProviderEntry): ProviderEntry => ({ ...e, role: "hosting" })
+export const proxy = (e: ProviderEntry): ProviderEntry => ({ ...e, role: "proxy" })
 

@@ -1,21 +1,21 @@
 /** Appliance, gateway and network-firewall products beyond those in appliance.ts. */
-import { bh, body, bodyR, cookie, h, p, type ProviderEntry, server, status } from "./dsl"
+import { bh, body, bodyR, cookie, h, p, type ProviderEntry, proxy, reason, server, status } from "./dsl"
 
 const W = (plugin: string) => `https://github.com/EnableSecurity/wafw00f/blob/master/wafw00f/plugins/${plugin}.py`
 
 export const ENTERPRISE: ReadonlyArray<ProviderEntry> = [
-  p("F5 BIG-IP Local Traffic Manager", "F5, Inc.", "https://my.f5.com/manage/s/article/K6917", [
+  proxy(p("F5 BIG-IP Local Traffic Manager", "F5, Inc.", "https://my.f5.com/manage/s/article/K6917", [
     cookie(/^BIGipServer/i, 0.6),
     h("x-cnection", /close/i, 0.6)
-  ]),
-  p("F5 BIG-IP Access Policy Manager", "F5, Inc.", "https://my.f5.com/manage/s/article/K15387", [
+  ])),
+  proxy(p("F5 BIG-IP Access Policy Manager", "F5, Inc.", "https://my.f5.com/manage/s/article/K15387", [
     cookie(/^MRHSession$|^LastMRH_Session$/, 0.85),
     cookie(/^F5_fullWT$|^F5_HT_shrinked$|^F5_ST$/, 0.7)
-  ]),
-  p("F5 FirePass", "F5, Inc.", W("f5firepass"), [
+  ])),
+  proxy(p("F5 FirePass", "F5, Inc.", W("f5firepass"), [
     cookie(/^F5_fire|^F5_passid_shrinked/, 0.85),
     h("location", /\/my\.logon\.php3/i, 0.6)
-  ]),
+  ])),
   p("F5 TrafficShield", "F5, Inc.", W("f5trafficshield"), [
     server(/^F5-TrafficShield/i, 0.95),
     cookie(/^ASINFO$/, 0.7)
@@ -47,9 +47,9 @@ export const ENTERPRISE: ReadonlyArray<ProviderEntry> = [
   p("Juniper SRX Web Filtering", "Juniper Networks", "https://www.juniper.net/documentation/us/en/software/junos/utm/topics/topic-map/security-web-filtering-overview.html", [
     bodyR(/Juniper Web Filtering has been set to block this site|Juniper Web Filtering.{0,200}CATEGORY:/is, 0.85)
   ]),
-  p("Kemp LoadMaster", "Progress Software", W("kemp"), [
+  proxy(p("Kemp LoadMaster", "Progress Software", W("kemp"), [
     h("x-servedby", /KEMP-LM/i, 0.9)
-  ]),
+  ])),
   p("A10 ThreatX", "A10 Networks", W("threatx"), [
     bodyR(/^Forbidden - ID: [a-f0-9]{32}$/i, 0.85)
   ]),
@@ -69,9 +69,9 @@ export const ENTERPRISE: ReadonlyArray<ProviderEntry> = [
     server(/^ZScaler/i, 0.9),
     bodyR(/Zscaler to protect you from internet threats|Internet Security by ZScaler|login\.zscloud\.net\/img_logo_new1\.png|Access Denied.{0,10}Accenture Policy|policies\.accenture\.com/i, 0.9, "block")
   ]),
-  p("IBM DataPower", "IBM", "https://www.ibm.com/docs/en/datapower-gateway", [
+  proxy(p("IBM DataPower", "IBM", "https://www.ibm.com/docs/en/datapower-gateway", [
     h("x-backside-transport", /^(?:OK|FAIL)/i, 0.85)
-  ]),
+  ])),
   p("Microsoft ISA / Forefront TMG", "Microsoft", W("isaserver"), [
     bodyR(/The.{0,10}(?:isa.)?server.{0,10}denied the specified Uniform Resource Locator \(URL\)/i, 0.9)
   ]),
@@ -79,7 +79,7 @@ export const ENTERPRISE: ReadonlyArray<ProviderEntry> = [
     bodyR(/Rejected[-_]By[-_]UrlScan|A custom filter or module.{0,4}such as URLScan/i, 0.9)
   ]),
   p("ASP.NET Request Validation", "Microsoft", "https://learn.microsoft.com/en-us/aspnet/whitepapers/request-validation", [
-    bodyR(/A potentially dangerous Request\.(?:QueryString|Form|Path) value was detected from the client|HttpRequestValidationException|Request Validation has detected a potentially dangerous client input/i, 0.85)
+    bodyR(/A potentially dangerous Request\.(?:QueryString|Form|Path|Cookies) value was detected from the client|HttpRequestValidationException|Request Validation has detected a potentially dangerous client input|ASP\.NET has detected data in the request that is potentially dangerous/i, 0.85)
   ]),
   p("Microsoft IIS Request Filtering", "Microsoft", "https://learn.microsoft.com/en-us/iis/configuration/system.webserver/security/requestfiltering/", [
     bodyR(/HTTP Error 404\.(?:5|6|7|8|11|12|13|14|15|18|19)\b.{0,200}(?:Request Filtering|request filtering module)/is, 0.8)
@@ -99,7 +99,8 @@ export const ENTERPRISE: ReadonlyArray<ProviderEntry> = [
   ]),
   p("AQTRONIX WebKnight", "AQTRONIX", "https://www.aqtronix.com/?PageID=99", [
     status(/^999$/, 0.6),
-    bodyR(/WebKnight Application Firewall Alert|AQTRONIX.{0,10}WebKnight/i, 0.9, "block")
+    reason(/^(?:No Hacking|Hack Not Found)$/i, 0.9),
+    bodyR(/WebKnight Application Firewall Alert|AQTRONIX.{0,10}WebKnight|What is webknight\?|WebKnight will take over and protect|aqtronix\.com\/WebKnight/i, 0.9, "block")
   ]),
   p("dotDefender", "Applicure Technologies", W("dotdefender"), [
     bh("x-dotdefender-denied", /./),
@@ -128,13 +129,13 @@ export const ENTERPRISE: ReadonlyArray<ProviderEntry> = [
   ]),
   p("OnMessage Shield (Blackbaud)", "Blackbaud", W("onmessage"), [
     h("x-engine", /onMessage Shield/i, 0.9),
-    bodyR(/onMessage SHEILD|maintenance\.blackbaud\.com/i, 0.7)
+    bodyR(/onMessage SHEILD|maintenance\.blackbaud\.com|status\.blackbaud\.com|Blackbaud K-12 conducts routine maintenance/i, 0.7)
   ]),
-  p("Envoy Proxy", "CNCF Envoy", "https://www.envoyproxy.io/docs/envoy/latest/configuration/http/http_conn_man/headers", [
+  proxy(p("Envoy Proxy", "CNCF Envoy", "https://www.envoyproxy.io/docs/envoy/latest/configuration/http/http_conn_man/headers", [
     // A proxy, not a WAF: both facts are needed to report it.
     server(/^envoy$/i, 0.25),
     h("x-envoy-upstream-service-time", /./, 0.25)
-  ]),
+  ])),
   p("Symantec / Blue Coat ProxySG", "Broadcom (Symantec)", "https://techdocs.broadcom.com/us/en/symantec-security-software/web-and-network-security/edge-swg.html", [
     server(/^BlueCoat-Security-Appliance|^ProxySG/i, 0.85),
     bodyR(/Blue Coat Systems.{0,200}(?:denied|blocked)|Your request was denied because of its content categorization/is, 0.8)

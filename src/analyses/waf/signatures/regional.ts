@@ -1,9 +1,9 @@
-import { bh, body, bodyR, cookie, h, p, type ProviderEntry, server, status } from "./dsl"
+import { body, bodyR, cdn, cookie, h, p, type ProviderEntry, server, status } from "./dsl"
 
 export const REGIONAL: ReadonlyArray<ProviderEntry> = [
   p("DDoS-Guard", "DDoS-Guard", "https://ddos-guard.net/en/info/manual", [
-    server(/^ddos-guard$/i, 0.9),
-    cookie(/^__ddg[12]_?$|^__ddgid_$|^__ddgmark_$|^__ddg\d/, 0.8, true),
+    server(/ddos-guard/i, 0.9),
+    cookie(/^__ddg(?:\d|id|mark)/i, 0.8, true),
     body(/check\.ddos-guard\.net/i, 0.8, "challenge"),
     bodyR(/DDoS-Guard/i, 0.5, "challenge")
   ]),
@@ -12,10 +12,10 @@ export const REGIONAL: ReadonlyArray<ProviderEntry> = [
     cookie(/^acw_tc$/, 0.7),
     cookie(/^acw_sc__v[23]$/, 0.85, true),
     h("eagleid", /./, 0.25),
-    body(/errors\.aliyun\.com|block\.aliyun|Sorry, your request has been blocked as it may cause potential threats to the server's security/i, 0.9, "block")
+    body(/errors?\.aliyun(?:dun)?\.(?:com|net)|block\.aliyun|Sorry, your request has been blocked as it may cause potential threats to the server's security/i, 0.9, "block")
   ]),
   p("Tencent Cloud WAF", "Tencent Cloud", "https://www.tencentcloud.com/document/product/627", [
-    body(/waf\.tencent-cloud\.com|腾讯云\s*Web\s*应用防火墙|TencentCloud WAF/i, 0.9, "block"),
+    body(/waf\.tencent-?cloud\.com|腾讯云\s*Web\s*应用防火墙|TencentCloud WAF/i, 0.9, "block"),
     h("x-nws-log-uuid", /./, 0.25),
     server(/^tencent/i, 0.2)
   ]),
@@ -24,8 +24,9 @@ export const REGIONAL: ReadonlyArray<ProviderEntry> = [
     body(/yunjiasu-cdn|href="https?:\/\/yunjiasu\.baidu\.com/i, 0.8, "block")
   ]),
   p("Huawei Cloud WAF", "Huawei Cloud", "https://support.huaweicloud.com/intl/en-us/waf/", [
-    cookie(/^HWWAFSESID$|^HWWAFSESTIME$/, 0.9),
-    body(/hwclouds\.com.{0,200}(?:blocked|拦截)|HuaweiCloudWAF/is, 0.8, "block")
+    cookie(/^HWWAFSESID$|^HWWAFSESTIME$/i, 0.9),
+    server(/HuaweiCloudWAF/i, 0.9),
+    body(/hwclouds\.com.{0,200}(?:blocked|拦截)|HuaweiCloudWAF|hws_security@/is, 0.8, "block")
   ]),
   p("Anquanbao", "Anquanbao", "https://www.anquanbao.com/", [
     h("x-powered-by-anquanbao", /./, 0.95),
@@ -34,7 +35,9 @@ export const REGIONAL: ReadonlyArray<ProviderEntry> = [
   p("Yundun", "Yundun", "https://www.yundun.com/", [
     server(/YUNDUN/i, 0.9),
     h("x-cache", /YUNDUN/i, 0.8),
-    cookie(/^yd_cookie$/, 0.7, true)
+    cookie(/^yd_cookie$/i, 0.7, true),
+    body(/Blocked by YUNDUN Cloud WAF|yundun\.com\/yd[-_]http[-_]error\//i, 0.9, "block"),
+    bodyR(/www\.yundun\.com\/static\/js\/fingerprint\d?\.js/i, 0.7, "challenge")
   ]),
   p("Safedog", "Safedog", "https://www.safedog.cn/", [
     server(/Safedog/i, 0.9),
@@ -48,7 +51,7 @@ export const REGIONAL: ReadonlyArray<ProviderEntry> = [
     body(/wzws-waf-cgi|wangshan\.360\.cn|360wzws/i, 0.8, "block")
   ]),
   p("Qrator", "Qrator Labs", "https://qrator.net/", [
-    server(/^QRATOR$/i, 0.95)
+    server(/QRATOR/i, 0.95)
   ]),
   p("Variti", "Variti", "https://variti.io/", [
     server(/^Variti/i, 0.95)
@@ -62,7 +65,7 @@ export const REGIONAL: ReadonlyArray<ProviderEntry> = [
     h("ar-poweredby", /Arvan/i, 0.9),
     h("ar-request-id", /./, 0.6)
   ]),
-  p("ChinaCache", "ChinaCache", "https://en.chinacache.com/", [
+  cdn(p("ChinaCache", "ChinaCache", "https://en.chinacache.com/", [
     h("powered-by-chinacache", /./, 0.9)
-  ])
+  ]))
 ]

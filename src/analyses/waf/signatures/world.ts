@@ -1,5 +1,5 @@
 /** Regional clouds and WAF vendors: Russia, Europe, Korea, Japan, India, South-East Asia, Turkey. */
-import { body, bodyR, cookie, h, p, type ProviderEntry, server, status } from "./dsl"
+import { body, bodyR, cookie, h, p, type ProviderEntry, reason, server, status } from "./dsl"
 
 const W = (plugin: string) => `https://github.com/EnableSecurity/wafw00f/blob/master/wafw00f/plugins/${plugin}.py`
 
@@ -17,7 +17,7 @@ export const WORLD: ReadonlyArray<ProviderEntry> = [
     status(/^222$/, 0.3)
   ]),
   p("PT Application Firewall", "Positive Technologies", "https://www.ptsecurity.com/ww-en/products/af/", [
-    bodyR(/<h1[^>]{0,10}>\s*Forbidden.{0,400}<pre>Request ID:\s*\d{4}-\d{2}-\d{2}[-_ ]\d{2}[-:]\d{2}[-:]\d{2}[^<]{0,40}<\/pre>/is, 0.85)
+    bodyR(/<h1[^>]{0,10}>\s*Forbidden.{0,400}<pre>Request.ID:.{0,10}\d{4}-(?:\d{2})+.{0,40}<\/pre>/is, 0.85)
   ]),
   p("Airlock (Ergon)", "Ergon Informatik", "https://docs.airlock.com/gateway/latest/", [
     cookie(/^al[_-]?(?:sess|lb)/i, 0.8),
@@ -30,6 +30,8 @@ export const WORLD: ReadonlyArray<ProviderEntry> = [
     server(/^Secure Entry Server/i, 0.95)
   ]),
   p("DenyAll (R&S WAF)", "Rohde & Schwarz Cybersecurity", W("denyall"), [
+    // Its refusal is the reason phrase "Condition Intercepted" (status 200); some pages repeat it.
+    reason(/^Condition Intercepted$/i, 0.9),
     bodyR(/Condition Intercepted/i, 0.85)
   ]),
   p("R&S Cloud Protector", "Rohde & Schwarz Cybersecurity", W("cloudprotector"), [
@@ -37,7 +39,8 @@ export const WORLD: ReadonlyArray<ProviderEntry> = [
   ]),
   p("Grey Wizard", "Grey Wizard", W("greywizard"), [
     server(/^greywizard/i, 0.9),
-    body(/<(?:title|h\d)>Grey Wizard|contact the website owner or Grey Wizard/i, 0.9, "block")
+    body(/<(?:title|h\d)>Grey Wizard|contact the website owner or Grey Wizard/i, 0.9, "block"),
+    bodyR(/We.ve detected attempted attack or non standard traffic from your ip address/i, 0.85, "block")
   ]),
   p("PentaWAF / WAPPLES", "Penta Security", "https://www.pentasecurity.com/product/wapples/", [
     server(/PentaWaf/i, 0.9),
@@ -50,7 +53,7 @@ export const WORLD: ReadonlyArray<ProviderEntry> = [
     bodyR(/Powered by SiteGuard|The server refuse to browse the page/i, 0.9)
   ]),
   p("Indusface AppTrana", "Indusface", "https://www.indusface.com/apptrana/", [
-    server(/^IF_WAF/i, 0.9),
+    server(/IF_WAF/i, 0.9),
     bodyR(/This website is secured against online attacks\. Your request was blocked/i, 0.9)
   ]),
   p("Viettel Cloudrity", "Viettel", W("viettel"), [

@@ -1,4 +1,4 @@
-/** Check 3: the apex SOA's timers against the bounds of SPEC.md operation rule 3. */
+/** Check 3: the apex SOA's timers against the bounds of docs/operations/zone-hygiene.md, "The checks". */
 import { collector } from "../model/findings"
 import { isIncomplete, type SoaFields, type ZoneObservations } from "../model/observations"
 
@@ -10,7 +10,7 @@ export interface SoaFieldValidation {
   readonly status: "ok" | "too_low" | "too_high" | "unknown"
 }
 
-/** SPEC.md operation rule 3: refresh >= 24h, retry >= 2h, expire >= 14d, minimum <= 24h. */
+/** docs/operations/zone-hygiene.md, "The checks": refresh >= 24h, retry >= 2h, expire >= 14d, minimum <= 24h. */
 export const SOA_BOUNDS = {
   refresh: { min: 86400, max: null },
   retry: { min: 7200, max: null },

@@ -1,7 +1,7 @@
 /**
- * Findings, checks and the rubric of SPEC.md "Zone hygiene report": 100 minus critical 30,
- * high 18, medium 8, low 3 per finding (info 0), floored at 0; grade A >= 90, B >= 80, C >= 70,
- * D >= 60, else F.
+ * Findings, checks and the rubric of docs/operations/zone-hygiene.md ("Score and grade"): 100
+ * minus critical 30, high 18, medium 8, low 3 per finding (info 0), floored at 0; grade A >= 90,
+ * B >= 80, C >= 70, D >= 60, else F.
  */
 import type { Incomplete } from "./observations"
 

@@ -1,5 +1,5 @@
 /**
- * Analytics rollups and the alerting tables (the README (Account analytics and alerting)).
+ * Analytics rollups and the alerting tables (docs/analytics.md, "How the reports stay fast: rollups"; docs/operations/alert-rules.md).
  * - rollup_{minute,hour}: per organization and time bucket, counters plus a latency sketch
  *   (src/product/metering/sketch.ts, binary). Written in the same transaction as request_log.
  * - rollup_{minute,hour}_endpoint: the same counters per operation, without a sketch.

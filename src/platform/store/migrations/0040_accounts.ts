@@ -1,5 +1,5 @@
 /**
- * Key and audit-token lifecycle (DECISIONS.md, Second wave → Accounts): names, expiry,
+ * Key and audit-token lifecycle (docs/cli.md, "Keys", "Audit tokens"): names, expiry,
  * revocation, last use, and one store-wide revision that every revocation, rotation and plan
  * change advances, so each instance drops its memoised key lookups within a second.
  */

@@ -11,6 +11,7 @@ import m0040 from "./0040_accounts"
 import m0050 from "./0050_monitors"
 import m0060 from "./0060_monitor_rollups"
 import m0070 from "./0070_request_log_lean"
+import m0080 from "./0080_monitor_locations"
 
 export const migrations = {
   "0001_init": m0001,
@@ -21,5 +22,6 @@ export const migrations = {
   "0040_accounts": m0040,
   "0050_monitors": m0050,
   "0060_monitor_rollups": m0060,
-  "0070_request_log_lean": m0070
+  "0070_request_log_lean": m0070,
+  "0080_monitor_locations": m0080
 }

@@ -1,5 +1,5 @@
 /**
- * The first five kinds (DECISIONS.md, Monitors): each calls the very service of its REST
+ * The first five kinds (docs/operations/monitors.md, "Kinds"): each calls the very service of its REST
  * operation; their verdicts are in src/product/monitors/model/analyze.ts (`evaluate`).
  */
 import { Effect, Schema } from "effect"

@@ -1,5 +1,5 @@
 /**
- * `domain_expiry` (DECISIONS.md, Monitors: more kinds): the registration's expiration event from
+ * `domain_expiry` (docs/operations/monitors.md, "Kinds"): the registration's expiration event from
  * RDAP (the whois_lookup service: IANA bootstrap, registry, registrar referral). An answer
  * without an expiration event is a failed run that says so, never a guess.
  */

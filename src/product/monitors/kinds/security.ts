@@ -1,5 +1,5 @@
 /**
- * `email_security` and `tls` (DECISIONS.md, Monitors: more kinds): each run is the report of the
+ * `email_security` and `tls` (docs/operations/monitors.md, "Kinds"): each run is the report of the
  * operation of the same name (GET /v1/security/email, GET /v1/security/tls), judged by the
  * monitor's conditions.
  */

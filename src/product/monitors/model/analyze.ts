@@ -26,7 +26,7 @@ export interface Conditions {
   readonly provider_absent?: boolean
 }
 
-/** Monitors per organization (DECISIONS.md, Monitors). */
+/** Monitors per organization (docs/conventions.md, "Plans"). */
 export const monitorLimit = { free: 5, developer: 50, pro: 500, enterprise: 5_000 } as const
 
 /** What a kind remembers between runs, to tell "new" from "seen before". */
@@ -40,6 +40,8 @@ export interface Baseline {
   readonly records?: { readonly spf: string | null; readonly dmarc: string | null; readonly mta_sts_id: string | null }
   /** takeover: the candidates of the last run (type, name, target, confidence). */
   readonly candidate_keys?: ReadonlyArray<string>
+  /** lookalikes: every registered lookalike seen so far, with the highest risk it had. */
+  readonly lookalikes?: Readonly<Record<string, "high" | "medium" | "low">>
   /** blocklist: the (item, zone) pairs listed at the last run, or listed before and unknown since. */
   readonly listing_keys?: ReadonlyArray<string>
 }
@@ -244,20 +246,42 @@ const round1 = (x: number) => Math.round(x * 10) / 10
  * 1% of the exact value of the same rank, as the analytics reports).
  */
 export const uptimeReport = (period: Period, days: ReadonlyArray<DayRollup>, incidents: ReadonlyArray<Incident>) => {
+  const { runs, ok_runs, uptime_percentage, p50_ms, p95_ms } = runFigures(days)
+  return {
+    period,
+    runs,
+    ok_runs,
+    uptime_percentage,
+    incidents: [...incidents]
+      .sort((a, b) => a.started_at - b.started_at)
+      .map((i) => ({ started_at: iso(i.started_at), ended_at: i.ended_at === null ? null : iso(i.ended_at) })),
+    p50_ms,
+    p95_ms
+  }
+}
+
+/** Runs, ok runs, uptime and duration percentiles of some daily rollups. */
+const runFigures = (days: ReadonlyArray<DayRollup>) => {
   const runs = days.reduce((n, d) => n + d.runs, 0)
   const okRuns = days.reduce((n, d) => n + d.ok_runs, 0)
   const sketch = Sketch.merge(days.map((d) => d.sketch))
   return {
-    period,
     runs,
     ok_runs: okRuns,
     uptime_percentage: runs === 0 ? null : Math.round((10_000 * okRuns) / runs) / 100,
-    incidents: [...incidents]
-      .sort((a, b) => a.started_at - b.started_at)
-      .map((i) => ({ started_at: iso(i.started_at), ended_at: i.ended_at === null ? null : iso(i.ended_at) })),
     p50_ms: sketch.count === 0 ? null : round1(Sketch.quantile(sketch, 0.5)),
     p95_ms: sketch.count === 0 ? null : round1(Sketch.quantile(sketch, 0.95))
   }
+}
+
+/**
+ * The uptime report's `by_location`: the runs each location made in the period, the listed
+ * locations first (in their order, with no runs yet too), then any other that ran the monitor
+ * (an any-location monitor's, or a location listed before), by name.
+ */
+export const byLocation = (listed: ReadonlyArray<string>, days: ReadonlyArray<DayRollup & { readonly location: string }>) => {
+  const others = [...new Set(days.map((d) => d.location))].filter((l) => !listed.includes(l)).sort()
+  return [...listed, ...others].map((location) => ({ location, ...runFigures(days.filter((d) => d.location === location)) }))
 }
 
 /** The UTC day a time falls in (the rollups' key). */

@@ -18,6 +18,7 @@ import type { WafDetection } from "../../../analyses/waf/WafDetection"
 import type { EmailSecurity } from "../../../analyses/mail/EmailSecurity"
 import type { TlsScan } from "../../../analyses/tls/TlsScan"
 import type { SubdomainTakeover } from "../../../analyses/takeover/SubdomainTakeover"
+import type { Lookalikes } from "../../../analyses/lookalikes/Lookalikes"
 import type { Blocklist } from "../../../analyses/blocklist/Blocklist"
 
 /** Every service a run of any kind may use (provided by the scheduler's layer). */
@@ -34,6 +35,7 @@ export type MonitorRunServices =
   | EmailSecurity
   | TlsScan
   | SubdomainTakeover
+  | Lookalikes
   | Blocklist
 
 export interface KindSpec<C> {
@@ -41,7 +43,7 @@ export interface KindSpec<C> {
   readonly conditions: Schema.Schema<C, any>
   /** The conditions a monitor gets when it names none. */
   readonly defaults: C
-  /** The minimum interval, as a multiple of MONITOR_MIN_INTERVAL_S (docs/operations/monitors.md: 1 or 10). */
+  /** The minimum interval, as a multiple of MONITOR_MIN_INTERVAL_S (docs/operations/monitors.md: 1, 10 or 60). */
   readonly minIntervalFactor: number
   /** The stored form of a target, or why it is not one for this kind. */
   readonly target: (raw: string) => TargetResult

@@ -4,6 +4,7 @@ import { errorBox, field, h, replace } from "../dom"
 import { ctReport, emailReport, freshnessReport, httpCheckReport, rawJson, wafReport, zoneReport } from "./reports"
 import { headersReport, tlsReport } from "./securityReports"
 import { takeoverReport } from "./takeoverReport"
+import { lookalikesReport } from "./lookalikesReport"
 import { blocklistReport } from "./blocklistReport"
 import type { View } from "./types"
 
@@ -91,6 +92,16 @@ const OPERATIONS: ReadonlyArray<Operation> = [
       { name: "names", label: "Extra names (comma list, optional)", placeholder: "old-shop.example.com,promo.example.com" }
     ],
     render: takeoverReport
+  },
+  {
+    id: "lookalikes",
+    label: "Lookalike domains",
+    path: "/v1/security/lookalikes",
+    fields: [
+      { name: "domain", label: "Domain", placeholder: "example.com", required: true },
+      { name: "fuzzers", label: "Fuzzers (comma list, optional: all)", placeholder: "homoglyph,addition,tld-swap" }
+    ],
+    render: lookalikesReport
   },
   {
     id: "blocklist",

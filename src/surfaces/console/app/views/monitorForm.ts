@@ -1,10 +1,11 @@
 /**
- * The monitor form, one per kind: the target and the kind's own conditions (DECISIONS.md,
- * Monitors and "Monitors: more kinds"). Create sends every field; edit sends a PATCH of the
+ * The monitor form, one per kind: the target and the kind's own conditions
+ * (docs/operations/monitors.md, "Kinds"). Create sends every field; edit sends a PATCH of the
  * fields (the kind is fixed once created). The kinds listed are the service's kind table's.
  */
 import { field, h, submitting } from "../dom"
 import { channelText, parseChannels, type Channel } from "./ruleForm"
+import { type LocationInfo, type LocationStatus, locationsFieldset } from "./monitorLocations"
 
 type Control =
   | { readonly name: string; readonly label: string; readonly type: "flag" }
@@ -118,6 +119,14 @@ export const KINDS: Record<string, KindForm> = {
     factor: 10,
     conditions: [{ name: "new_candidate_confidence_at_least", label: "New candidate of confidence", type: "choice", options: ["confirmed", "potential", "unlikely"], optional: true }]
   },
+  lookalikes: {
+    label: "Lookalike domains",
+    target: "example.com",
+    factor: 60,
+    conditions: [
+      { name: "new_lookalike_risk_at_least", label: "New lookalike of risk at least (default medium)", type: "choice", options: ["high", "medium", "low"], optional: true }
+    ]
+  },
   blocklist: {
     label: "Blocklists (DNSBL)",
     target: "192.0.2.25 or example.com",
@@ -138,6 +147,10 @@ export interface Monitor {
   readonly status: "pending" | "up" | "down" | "paused"
   readonly last_run_at: string | null
   readonly failures_before_alert: number
+  readonly locations: ReadonlyArray<string>
+  readonly quorum: number
+  readonly state: "ok" | "not_ok" | "unknown"
+  readonly location_status: ReadonlyArray<LocationStatus>
 }
 
 /** The controls of one kind's conditions, filled from `values`; `read` collects what is set. */
@@ -187,6 +200,8 @@ const conditionsFieldset = (kind: string, values: Record<string, unknown>) => {
 
 export const monitorForm = (options: {
   readonly monitor?: Monitor
+  /** The known locations (GET /v1/locations), to choose from. */
+  readonly locations: ReadonlyArray<LocationInfo>
   readonly onSubmit: (body: Record<string, unknown>) => Promise<void>
   readonly onCancel?: () => void
 }): HTMLFormElement => {
@@ -199,6 +214,7 @@ export const monitorForm = (options: {
   const channels = h("textarea", { name: "channels", rows: 2, placeholder: "https://hooks.example.net/monitors\nops@example.net" })
   channels.value = (m?.channels ?? []).map(channelText).join("\n")
   const conditionsBox = h("div", { class: "full" })
+  const where = locationsFieldset(options.locations, m)
   let conditions = conditionsFieldset(m?.kind ?? kind.value, m?.conditions ?? {})
   const targetHint = h("small", {})
   const showKind = () => {
@@ -233,6 +249,7 @@ export const monitorForm = (options: {
         // No condition chosen: on create the kind's defaults apply; an edit keeps the current ones.
         if (Object.keys(c).length > 0) body.conditions = c
         if (!m) body.kind = kind.value
+        Object.assign(body, where.read())
         await submitting(submit, status, () => options.onSubmit(body))
       }
     },
@@ -245,6 +262,7 @@ export const monitorForm = (options: {
       field("Interval (seconds)", interval),
       field("Failures before alert", failures),
       conditionsBox,
+      h("div", { class: "full" }, where.node),
       h("div", { class: "full" }, field("Channels", channels, "one per line: a webhook URL or an email address"))
     ),
     h("div", { class: "actions" }, submit, options.onCancel ? h("button", { type: "button", class: "secondary", onclick: options.onCancel }, "Cancel") : null),

@@ -6,6 +6,7 @@
 import { del, get, messageOf, patch, post } from "../api"
 import { bar, errorBox, fmt, h, replace, stat, table } from "../dom"
 import { KINDS, type Monitor, monitorForm } from "./monitorForm"
+import { type ByLocation, byLocationTable, type LocationInfo, locationCell, locationsLine } from "./monitorLocations"
 import type { View } from "./types"
 
 interface Uptime {
@@ -15,6 +16,7 @@ interface Uptime {
   readonly incidents: ReadonlyArray<{ started_at: string; ended_at: string | null }>
   readonly p50_ms: number | null
   readonly p95_ms: number | null
+  readonly by_location: ReadonlyArray<ByLocation>
 }
 
 interface Result {
@@ -23,6 +25,7 @@ interface Result {
   readonly duration_ms: number
   readonly ok: boolean
   readonly summary: string
+  readonly location: string
 }
 
 const path = (m: Monitor, rest = "") => `/v1/monitors/${encodeURIComponent(m.id)}${rest}`
@@ -40,7 +43,8 @@ const timeline = (results: ReadonlyArray<Result>) => {
   const longest = Math.max(...runs.map((r) => r.duration_ms), 1)
   const marks = runs.map((r) => {
     const label = `${fmt.date(r.started_at)}: ${r.ok ? "ok" : "not ok"}, ${fmt.ms(r.duration_ms)}`
-    const mark = h("span", { class: `run-mark ${r.ok ? "ok" : "fail"}`, role: "listitem", "aria-label": label, title: `${label} — ${r.summary}` })
+    const where = ` from ${r.location}`
+    const mark = h("span", { class: `run-mark ${r.ok ? "ok" : "fail"}`, role: "listitem", "aria-label": label, title: `${label}${where} — ${r.summary}` })
     mark.style.height = `${20 + Math.round((80 * r.duration_ms) / longest)}%`
     return mark
   })
@@ -48,8 +52,9 @@ const timeline = (results: ReadonlyArray<Result>) => {
     "div",
     {},
     h("div", { class: "run-timeline", role: "list", "aria-label": "Recent runs, oldest first" }, marks),
-    table(["Started", "Result", "Duration", "Summary"], results.slice(0, 10).map((r) => [
+    table(["Started", "Location", "Result", "Duration", "Summary"], results.slice(0, 10).map((r) => [
       fmt.date(r.started_at),
+      r.location,
       h("span", { class: `badge ${r.ok ? "mon-up" : "mon-down"}` }, r.ok ? "ok" : "not ok"),
       fmt.ms(r.duration_ms),
       r.summary
@@ -60,6 +65,8 @@ const timeline = (results: ReadonlyArray<Result>) => {
 export const monitorsView: View = async (root, ctx) => {
   const notices = h("div", { class: "notices", "aria-live": "polite" })
   const listBox = h("div")
+  const locationsBox = h("div")
+  let known: ReadonlyArray<LocationInfo> = []
   const formBox = h("section", { class: "card" })
   const detailBox = h("section", { class: "card", hidden: true })
   const notify = (node: HTMLElement) => notices.replaceChildren(node)
@@ -88,6 +95,7 @@ export const monitorsView: View = async (root, ctx) => {
             stat("Uptime", uptimeCell(u), `${u.ok_runs} of ${u.runs} runs ok`),
             stat("p50 / p95", `${fmt.ms(u.p50_ms)} / ${fmt.ms(u.p95_ms)}`),
             stat("Incidents", String(u.incidents.length), u.incidents.some((i) => i.ended_at === null) ? "one ongoing" : undefined)),
+      typeof u === "string" ? null : byLocationTable(u.by_location),
       typeof r === "string" ? errorBox(r) : timeline(r.results)
     )
   }
@@ -128,7 +136,12 @@ export const monitorsView: View = async (root, ctx) => {
   }
 
   const load = async () => {
-    const { monitors } = await get<{ monitors: ReadonlyArray<Monitor> }>("/v1/monitors")
+    const [{ monitors }, where] = await Promise.all([
+      get<{ monitors: ReadonlyArray<Monitor> }>("/v1/monitors"),
+      get<{ locations: ReadonlyArray<LocationInfo> }>("/v1/locations").catch(() => ({ locations: [] as ReadonlyArray<LocationInfo> }))
+    ])
+    known = where.locations
+    replace(locationsBox, known.length === 0 ? null : h("div", {}, h("h3", {}, "Locations"), locationsLine(known)))
     const uptimes = await Promise.all(
       monitors.map((m) => get<Uptime>(path(m, `/uptime?period=${ctx.period}`)).catch((e) => messageOf(e)))
     )
@@ -137,13 +150,14 @@ export const monitorsView: View = async (root, ctx) => {
       monitors.length === 0
         ? h("p", { class: "empty" }, "No monitors yet.")
         : table(
-            ["Monitor", "Kind", "Target", "Every", "State", "Uptime", "Last run", "Actions"],
+            ["Monitor", "Kind", "Target", "Every", "State", "Locations", "Uptime", "Last run", "Actions"],
             monitors.map((m, i) => [
               h("span", { class: "monitor-name" }, m.name),
               h("span", { title: KINDS[m.kind]?.label ?? m.kind }, m.kind),
               m.target,
               fmt.duration(m.interval_seconds),
               h("span", { class: `badge mon-${m.status}` }, m.status === "paused" ? "Paused" : m.status === "up" ? "Up" : m.status === "down" ? "Down" : "Pending"),
+              locationCell(m),
               uptimeCell(uptimes[i]),
               fmt.date(m.last_run_at),
               actions(m)
@@ -155,6 +169,7 @@ export const monitorsView: View = async (root, ctx) => {
 
   const newForm = () =>
     replace(formBox, h("h3", {}, "New monitor"), monitorForm({
+      locations: known,
       onSubmit: async (body) => {
         const created = await post<{ monitor: Monitor }>("/v1/monitors", body)
         notify(h("p", { class: "ok-text", role: "status" }, `Monitor “${created.monitor.name}” created.`))
@@ -166,6 +181,7 @@ export const monitorsView: View = async (root, ctx) => {
   const editForm = (m: Monitor) => {
     replace(formBox, h("h3", {}, `Edit “${m.name}”`), monitorForm({
       monitor: m,
+      locations: known,
       onSubmit: async (body) => {
         await patch(path(m), body)
         notify(h("p", { class: "ok-text", role: "status" }, `Monitor “${String(body.name)}” saved.`))
@@ -182,10 +198,10 @@ export const monitorsView: View = async (root, ctx) => {
     h("h2", {}, "Monitors"),
     h("p", { class: "muted" }, "Continuous checks of your sites, certificates, domains and DNS; uptime over the selected period."),
     notices,
-    h("section", { class: "card" }, listBox),
+    h("section", { class: "card" }, locationsBox, listBox),
     detailBox,
     formBox
   )
-  newForm()
   await load()
+  newForm()
 }

@@ -13,7 +13,7 @@ interface Usage {
   readonly quota: { limit: number; used: number; remaining: number; percentage_used: number }
 }
 
-/** The billing period ends at the start of the next calendar month in UTC (DECISIONS.md). */
+/** The billing period ends at the start of the next calendar month in UTC (docs/conventions.md, "Quota"). */
 const nextMonthUtc = () => {
   const now = new Date()
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString()

@@ -1,6 +1,7 @@
 /**
  * Reports as a person reads them: grade and score first, findings and recommendations as lists,
- * timings as a bar, dates as a table. Field names are the REST reports' (SPEC.md).
+ * timings as a bar, dates as a table. Field names are the REST reports' (each
+ * operation's page in docs/operations/, "Report").
  */
 import { type Child, fmt, h, table } from "../dom"
 

@@ -1,6 +1,7 @@
 /**
  * The TLS configuration scan and the HTTP security grade as a person reads them: grade first,
- * then what decided it. Field names are the REST reports' (DECISIONS.md "Third wave").
+ * then what decided it. Field names are the REST reports'
+ * (docs/operations/tls-scan.md and docs/operations/security-headers.md, "Report").
  */
 import { type Child, fmt, h, table } from "../dom"
 import { headline, kv, list, yesNo } from "./reports"
