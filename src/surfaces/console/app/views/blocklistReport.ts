@@ -35,13 +35,13 @@ export const blocklistReport = (r: any) => {
     listed.length > 0
       ? table(
         ["Item", "List", "Codes", "Reason"],
-        listed.map((e) => [h("code", { "data-listed": `${e.item} ${e.zone}` }, e.item), e.zone, e.codes.join(", "), e.reason ?? "–"]),
+        listed.map((e) => [h("code", { class: "item", "data-listed": `${e.item} ${e.zone}` }, e.item), e.zone, e.codes.join(", "), e.reason ?? "–"]),
         `Listings (${listed.length})`
       )
       : null,
     table(
       ["List", "Item", "Status", "Codes", "Reason"],
-      entries.map((e) => [e.zone, h("code", {}, e.item), status(e.status), e.codes.length > 0 ? e.codes.join(", ") : "–", h("span", { class: "small" }, e.reason ?? "–")]),
+      entries.map((e) => [e.zone, h("code", { class: "item" }, e.item), status(e.status), e.codes.length > 0 ? e.codes.join(", ") : "–", h("span", { class: "small" }, e.reason ?? "–")]),
       `Every answer (${entries.length})`
     ),
     kv([
