@@ -13,8 +13,9 @@
  *     `error`, never `not_listed`);
  *  6. when a lookup failed, confirms the own resolvers before reporting it against a list;
  *  7. assembles the report (report.ts, pure).
- * Callers vet an address target with the target guard first (the REST operation, the MCP tool
- * and the monitor kind do): this service asks about what it is given.
+ * A non-public address (the target's or a domain's) is asked of no list unless
+ * ALLOW_PRIVATE_TARGETS; the REST operation, the MCP tool and the monitor kind refuse such a
+ * target with the target guard before they get here (400 target_forbidden).
  */
 import { Clock, Context, Duration, Effect, Layer } from "effect"
 import { DnsResolver } from "../../adapters/dns/DnsResolver"

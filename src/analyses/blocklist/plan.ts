@@ -73,9 +73,9 @@ export const parseTarget = (input: string): BlocklistTarget | InvalidRequest => 
 
 export interface PlanOptions {
   /**
-   * An address of the domain's hosts that is not asked (a non-public one: no public list lists
-   * it, and asking would tell the list's operator an address of a private network). Only the
-   * number withheld is reported, never the addresses (docs/security.md, "What refusals say").
+   * An address that is not asked (a non-public one: no public list lists it, and asking would
+   * tell the list's operator an address of a private network). For a domain only the number
+   * withheld is reported, never the addresses (docs/security.md, "What refusals say").
    */
   readonly withhold?: (address: string) => boolean
   /** At most this many of the domain's addresses are asked (the first ones: A, AAAA, then MX hosts by preference). */
@@ -89,7 +89,7 @@ export const plan = (target: BlocklistTarget, zones: BlocklistZones, resolved: R
   const seen = new Set<string>()
   const withheld = new Set<string>()
   const beyond = new Set<string>()
-  const addIp = (raw: string, ofDomain: boolean) => {
+  const addIp = (raw: string, judged: boolean) => {
     const item = ipItem(raw)
     if (item === null) {
       limitations.push(`${JSON.stringify(raw)} is not an IP address and was not asked`)
@@ -97,12 +97,16 @@ export const plan = (target: BlocklistTarget, zones: BlocklistZones, resolved: R
     }
     if (seen.has(item.value)) return
     seen.add(item.value)
-    if (ofDomain && options.withhold?.(item.value) === true) withheld.add(item.value)
-    else if (ofDomain && items.length >= (options.maxAddresses ?? Infinity)) beyond.add(item.value)
+    if (judged && options.withhold?.(item.value) === true) withheld.add(item.value)
+    else if (items.length >= (options.maxAddresses ?? Infinity)) beyond.add(item.value)
     else items.push(item)
   }
-  if (target.kind === "ip") addIp(target.item.value, false)
-  else {
+  if (target.kind === "ip") {
+    // The operation's guard refuses such a target first; a caller that has not (the domain
+    // audit's web addresses) still gets no question sent about it.
+    addIp(target.item.value, true)
+    if (withheld.size > 0) limitations.push(`${target.item.value} is in a private or special-purpose range and was not asked: public lists list only public addresses`)
+  } else {
     for (const a of [...resolved.a, ...resolved.aaaa, ...resolved.mx.flatMap((m) => m.ips)]) addIp(a, true)
     if (withheld.size > 0) {
       limitations.push(`${withheld.size} address${withheld.size === 1 ? "" : "es"} of ${target.domain}'s hosts ${withheld.size === 1 ? "is" : "are"} in a private or special-purpose range and ${withheld.size === 1 ? "was" : "were"} not asked: public lists list only public addresses`)

@@ -112,8 +112,12 @@ describe("what the plan leaves out", () => {
     expect(all.limitations).toEqual(["1 address of example.com's hosts is in a private or special-purpose range and was not asked: public lists list only public addresses"])
   })
 
-  test("an address target is never withheld by the plan (the operation's guard judges it)", () => {
-    expect(plan(target("10.0.0.5"), zones, NO_HOSTS, { withhold: () => true }).ips).toEqual(["10.0.0.5"])
+  test("an address target that is withheld is asked of no list, and the report says why", () => {
+    const p = plan(target("10.0.0.5"), zones, NO_HOSTS, { withhold: (ip) => ip.startsWith("10.") })
+    expect(p.ips).toEqual([])
+    expect(p.queries).toEqual([])
+    expect(p.limitations).toEqual(["10.0.0.5 is in a private or special-purpose range and was not asked: public lists list only public addresses"])
+    expect(plan(target("192.0.2.5"), zones, NO_HOSTS, { withhold: (ip) => ip.startsWith("10.") }).ips).toEqual(["192.0.2.5"])
   })
 
   test("at most maxAddresses of a domain's addresses are asked, the first ones, and the rest is said", () => {

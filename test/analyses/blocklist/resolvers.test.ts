@@ -8,6 +8,8 @@
  * special-purpose addresses are refused or withheld unless ALLOW_PRIVATE_TARGETS.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
+import { Effect } from "effect"
+import { Blocklist } from "../../../src/analyses/blocklist/Blocklist"
 import type { AppConfigShape, ResolverAddress } from "../../../src/platform/Config"
 import { parseResolverList } from "../../../src/platform/Config"
 import { startBrokenResolvers, type BrokenKind, type BrokenResolvers } from "../../dns/brokenResolvers"
@@ -167,6 +169,12 @@ describe("private and special-purpose addresses (ALLOW_PRIVATE_TARGETS=false)", 
     expect(r.body.lists.map((e: any) => e.zone)).toEqual(DEFAULT_DOMAIN_ZONES)
     expect(r.body.limitations).toEqual(["2 addresses of internal.com's hosts are in a private or special-purpose range and were not asked: public lists list only public addresses"])
     expect(JSON.stringify(r.body)).not.toContain("10.20.30.40")
+  }, 30_000)
+
+  test("the service called directly (as the domain audit calls it) asks no list about a non-public address", async () => {
+    const r = await strict.svc.run(Effect.flatMap(Blocklist, (b) => b.check("10.0.0.1")))
+    expect(r).toMatchObject({ target: "10.0.0.1", kind: "ip", ips: [], lists: [], listed_count: 0 })
+    expect(r.limitations).toEqual(["10.0.0.1 is in a private or special-purpose range and was not asked: public lists list only public addresses"])
   }, 30_000)
 
   test("a monitor of a non-public address is refused", async () => {
