@@ -18,6 +18,7 @@ export const MonitorKind = Schema.Literal(
   "email_security",
   "tls",
   "takeover",
-  "lookalikes"
+  "lookalikes",
+  "blocklist"
 )
 export type MonitorKind = typeof MonitorKind.Type

@@ -74,6 +74,7 @@ export const toolCalls = (fx: Fixtures): ReadonlyArray<{ name: string; arguments
   { name: "tls_scan", arguments: { host: "good.test", port: fx.good.port } },
   { name: "subdomain_takeover", arguments: { domain: "good.test" } },
   { name: "lookalike_domains", arguments: { domain: "good.test" } },
+  { name: "blocklist", arguments: { target: "good.test" } },
   { name: "monitor_status", arguments: {} }
 ]
 
@@ -87,10 +88,10 @@ export interface ToolInfo {
   outputSchema?: Record<string, unknown>
 }
 
-/** What every tools/list must show: fifteen tools, titles, the three hints, object output schemas. */
+/** What every tools/list must show: sixteen tools, titles, the three hints, object output schemas. */
 export const checkToolList = (tools: ReadonlyArray<ToolInfo>) => {
   expect(tools.map((t) => t.name).sort()).toEqual([
-    "content_freshness", "ct_logs", "dns_lookup", "domain_intelligence", "email_security", "http_check",
+    "blocklist", "content_freshness", "ct_logs", "dns_lookup", "domain_intelligence", "email_security", "http_check",
     "lookalike_domains", "monitor_status", "security_headers", "ssl_certificate", "subdomain_takeover", "tls_scan", "waf_detection", "whois_lookup", "zone_hygiene"
   ])
   for (const t of tools) {

@@ -51,7 +51,8 @@ const mirrors = {
   tls_scan: "/v1/security/tls",
   security_headers: "/v1/security/headers",
   subdomain_takeover: "/v1/security/takeover",
-  lookalike_domains: "/v1/security/lookalikes"
+  lookalike_domains: "/v1/security/lookalikes",
+  blocklist: "/v1/security/blocklist"
 } as const
 type Tool = keyof typeof mirrors
 
@@ -97,7 +98,12 @@ const badInputs = (): ReadonlyArray<readonly [Tool, Record<string, unknown>, str
   ["subdomain_takeover", { domain: "missing.test" }, "not_found"],
   ["lookalike_domains", { domain: "192.0.2.1" }, "invalid_request"],
   ["lookalike_domains", { domain: "good.test/path" }, "invalid_request"],
-  ["lookalike_domains", { domain: "under_score.test" }, "invalid_request"]
+  ["lookalike_domains", { domain: "under_score.test" }, "invalid_request"],
+  ["blocklist", {}, "invalid_request"],
+  ["blocklist", { target: "0x7f.1" }, "invalid_request"],
+  ["blocklist", { target: "good.test:25" }, "invalid_request"],
+  ["blocklist", { target: metadata }, "target_forbidden"],
+  ["blocklist", { target: "missing.test" }, "not_found"]
 ]
 
 describe("the same bad input, the same error", () => {

@@ -12,6 +12,7 @@ import { domainExpiryKind } from "./kinds/domainExpiry"
 import { emailSecurityKind, tlsKind } from "./kinds/security"
 import { takeoverKind } from "./kinds/takeover"
 import { lookalikesKind } from "./kinds/lookalikes"
+import { blocklistKind } from "./kinds/blocklist"
 
 export const kindTable = {
   http_check: httpCheckKind,
@@ -25,7 +26,8 @@ export const kindTable = {
   email_security: emailSecurityKind,
   tls: tlsKind,
   takeover: takeoverKind,
-  lookalikes: lookalikesKind
+  lookalikes: lookalikesKind,
+  blocklist: blocklistKind
 } satisfies Record<MonitorKind, KindSpec<any>>
 
 export { MonitorKind }

@@ -24,6 +24,7 @@ import { TlsApi } from "./tls"
 import { SecurityHeadersApi } from "./headers"
 import { TakeoverApi } from "./takeover"
 import { LookalikesApi } from "./lookalikes"
+import { BlocklistApi } from "./blocklist"
 
 export class Api extends HttpApi.make("domain-intel")
   .add(SystemApi)
@@ -42,6 +43,7 @@ export class Api extends HttpApi.make("domain-intel")
   .add(SecurityHeadersApi)
   .add(TakeoverApi)
   .add(LookalikesApi)
+  .add(BlocklistApi)
   // Any request: a bad parameter or body, an unknown route or method, a body over 1 MiB, an
   // operation past its deadline (502), a defect.
   .addError(InvalidRequestWire)

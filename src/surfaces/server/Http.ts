@@ -68,6 +68,8 @@ import { SubdomainTakeover } from "../../analyses/takeover/SubdomainTakeover"
 import { TakeoverLive } from "../handlers/takeover"
 import { Lookalikes } from "../../analyses/lookalikes/Lookalikes"
 import { LookalikesLive } from "../handlers/lookalikes"
+import { Blocklist } from "../../analyses/blocklist/Blocklist"
+import { BlocklistLive } from "../handlers/blocklist"
 
 /** Routes mounted beside the HttpApi (raw handlers). */
 export const rawRoutes: ReadonlyArray<RawRoute> = [...mcpRawRoutes]
@@ -94,7 +96,7 @@ const CtWithinDeadline = CtAggregator.Live.pipe(
  * nodes"): so here and in `AppLive` dependencies are provided a level at a time, and the routes
  * beside the HttpApi share one layer.
  */
-export const ServicesLive = Layer.mergeAll(Bearer.Default, Accounts.Default, AuditTokensLive, ZoneHygiene.Live, EmailSecurity.Live, TlsScan.Live, SubdomainTakeover.Live, Lookalikes.Live).pipe(
+export const ServicesLive = Layer.mergeAll(Bearer.Default, Accounts.Default, AuditTokensLive, ZoneHygiene.Live, EmailSecurity.Live, TlsScan.Live, SubdomainTakeover.Live, Lookalikes.Live, Blocklist.Live).pipe(
   Layer.provideMerge(Layer.mergeAll(
     Keys.Default, KeyActivity.Default, Quota.Default, RequestLog.Default, OperationsLive,
     HttpProbe.Live, DnssecValidator.Live, CtWithinDeadline, TlsWire.Live, ResolverHealth.Live
@@ -103,7 +105,7 @@ export const ServicesLive = Layer.mergeAll(Bearer.Default, Accounts.Default, Aud
 )
 
 /** The REST groups, over the services below (provided once, with the analyses MCP shares). */
-const GroupsLive = Layer.mergeAll(AccountLive, SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive, MonitorsLive, LocationsLive, EmailLive, TlsLive, SecurityHeadersLive, TakeoverLive, LookalikesLive)
+const GroupsLive = Layer.mergeAll(AccountLive, SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive, MonitorsLive, LocationsLive, EmailLive, TlsLive, SecurityHeadersLive, TakeoverLive, LookalikesLive, BlocklistLive)
 
 /**
  * Background fibers (alert evaluator and outbox, request-log pruning, monitor scheduler), scoped

@@ -47,6 +47,8 @@ export interface Baseline {
   readonly candidate_keys?: ReadonlyArray<string>
   /** lookalikes: every registered lookalike seen so far, with the highest risk it had. */
   readonly lookalikes?: Readonly<Record<string, "high" | "medium" | "low">>
+  /** blocklist: the (item, zone) pairs listed at the last run, or listed before and unknown since. */
+  readonly listing_keys?: ReadonlyArray<string>
 }
 
 export interface Verdict {

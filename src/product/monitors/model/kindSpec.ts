@@ -19,6 +19,7 @@ import type { EmailSecurity } from "../../../analyses/mail/EmailSecurity"
 import type { TlsScan } from "../../../analyses/tls/TlsScan"
 import type { SubdomainTakeover } from "../../../analyses/takeover/SubdomainTakeover"
 import type { Lookalikes } from "../../../analyses/lookalikes/Lookalikes"
+import type { Blocklist } from "../../../analyses/blocklist/Blocklist"
 
 /** Every service a run of any kind may use (provided by the scheduler's layer). */
 export type MonitorRunServices =
@@ -35,6 +36,7 @@ export type MonitorRunServices =
   | TlsScan
   | SubdomainTakeover
   | Lookalikes
+  | Blocklist
 
 export interface KindSpec<C> {
   /** The conditions the kind accepts; names it does not know are refused (400). */

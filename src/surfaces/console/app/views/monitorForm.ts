@@ -126,6 +126,12 @@ export const KINDS: Record<string, KindForm> = {
     conditions: [
       { name: "new_lookalike_risk_at_least", label: "New lookalike of risk at least (default medium)", type: "choice", options: ["high", "medium", "low"], optional: true }
     ]
+  },
+  blocklist: {
+    label: "Blocklists (DNSBL)",
+    target: "192.0.2.25 or example.com",
+    factor: 10,
+    conditions: [{ name: "listed", label: "Newly listed on a blocklist", type: "flag" }]
   }
 }
 
