@@ -19,6 +19,7 @@ export const MonitorKind = Schema.Literal(
   "tls",
   "takeover",
   "lookalikes",
-  "audit"
+  "audit",
+  "blocklist"
 )
 export type MonitorKind = typeof MonitorKind.Type

@@ -1,9 +1,9 @@
 /**
  * `domain-intel mcp` from the single binary (`bun build --compile`), run from an empty
  * directory with no Bun and no node_modules on its path, driven by the SDK's
- * StdioClientTransport once per protocol version: all sixteen tools with validated results; and
+ * StdioClientTransport once per protocol version: all seventeen tools with validated results; and
  * `serve` from the same binary, whose MCP server, x509 stack, HTML parser and docs page are
- * loaded on their first request (docs/operating.md, "The binary"): all sixteen tools over HTTP.
+ * loaded on their first request (docs/operating.md, "The binary"): all seventeen tools over HTTP.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
@@ -41,7 +41,7 @@ afterAll(async () => {
 
 describe("the binary's mcp sub-command", () => {
   for (const version of VERSIONS) {
-    test(`stdio on ${version}: list and call all sixteen tools`, async () => {
+    test(`stdio on ${version}: list and call all seventeen tools`, async () => {
       let stderr = ""
       const transport = pin(new StdioClientTransport({ command: binary, args: ["mcp"], cwd: work, env: env({ DOMAIN_INTEL_API_KEY: key }), stderr: "pipe" }), version)
       transport.stderr?.on("data", (d) => { stderr += d })
@@ -59,7 +59,7 @@ describe("the binary's mcp sub-command", () => {
     }, 60_000)
   }
 
-  test("serve: the MCP endpoint, built on its first request, answers all sixteen tools; /docs is built on its first request", async () => {
+  test("serve: the MCP endpoint, built on its first request, answers all seventeen tools; /docs is built on its first request", async () => {
     const served = await startServe(binary, ["serve"], { cwd: work, env: env() })
     let stderr = ""
     served.child.stderr!.on("data", (d) => (stderr += d))

@@ -75,6 +75,7 @@ export const toolCalls = (fx: Fixtures): ReadonlyArray<{ name: string; arguments
   { name: "subdomain_takeover", arguments: { domain: "good.test" } },
   { name: "lookalike_domains", arguments: { domain: "good.test" } },
   { name: "domain_audit", arguments: { domain: "good.test", sections: ["dns"] } },
+  { name: "blocklist", arguments: { target: "good.test" } },
   { name: "monitor_status", arguments: {} }
 ]
 
@@ -88,10 +89,10 @@ export interface ToolInfo {
   outputSchema?: Record<string, unknown>
 }
 
-/** What every tools/list must show: sixteen tools, titles, the three hints, object output schemas. */
+/** What every tools/list must show: seventeen tools, titles, the three hints, object output schemas. */
 export const checkToolList = (tools: ReadonlyArray<ToolInfo>) => {
   expect(tools.map((t) => t.name).sort()).toEqual([
-    "content_freshness", "ct_logs", "dns_lookup", "domain_audit", "domain_intelligence", "email_security", "http_check",
+    "blocklist", "content_freshness", "ct_logs", "dns_lookup", "domain_audit", "domain_intelligence", "email_security", "http_check",
     "lookalike_domains", "monitor_status", "security_headers", "ssl_certificate", "subdomain_takeover", "tls_scan", "waf_detection", "whois_lookup", "zone_hygiene"
   ])
   for (const t of tools) {

@@ -52,7 +52,8 @@ const mirrors = {
   security_headers: "/v1/security/headers",
   subdomain_takeover: "/v1/security/takeover",
   lookalike_domains: "/v1/security/lookalikes",
-  domain_audit: "/v1/domain/audit"
+  domain_audit: "/v1/domain/audit",
+  blocklist: "/v1/security/blocklist"
 } as const
 type Tool = keyof typeof mirrors
 
@@ -103,7 +104,12 @@ const badInputs = (): ReadonlyArray<readonly [Tool, Record<string, unknown>, str
   ["domain_audit", { domain: "good.test", sections: ["web", "nope"] }, "invalid_request"],
   ["domain_audit", { domain: "good.test", sections: [] }, "invalid_request"],
   ["domain_audit", { domain: "good.test", sections: ["web", "mail", "dns", "exposure", "web"] }, "invalid_request"],
-  ["domain_audit", { domain: "missing.test" }, "not_found"]
+  ["domain_audit", { domain: "missing.test" }, "not_found"],
+  ["blocklist", {}, "invalid_request"],
+  ["blocklist", { target: "0x7f.1" }, "invalid_request"],
+  ["blocklist", { target: "good.test:25" }, "invalid_request"],
+  ["blocklist", { target: metadata }, "target_forbidden"],
+  ["blocklist", { target: "missing.test" }, "not_found"]
 ]
 
 describe("the same bad input, the same error", () => {

@@ -246,7 +246,7 @@ describe("batches", () => {
     expect(r).toHaveLength(5)
     const byId = new Map(r.map((x: any) => [x.id, x]))
     expect((byId.get("a") as any).result).toEqual({})
-    expect((byId.get(2) as any).result.tools).toHaveLength(16)
+    expect((byId.get(2) as any).result.tools).toHaveLength(17)
     expect((byId.get(3) as any).error.code).toBe(-32601)
     expect((byId.get("b") as any).result.isError).toBe(true)
     expect((byId.get(null) as any).error.code).toBe(-32600)
@@ -266,11 +266,11 @@ describe("batches", () => {
 })
 
 describe("tools/list", () => {
-  test("lists the sixteen tools with JSON Schema input and output definitions, titles and annotations", async () => {
+  test("lists the seventeen tools with JSON Schema input and output definitions, titles and annotations", async () => {
     const r = await rpc({ jsonrpc: "2.0", id: 1, method: "tools/list" })
     const tools = r.result.tools as Array<any>
     expect(tools.map((t) => t.name).sort()).toEqual([
-      "content_freshness", "ct_logs", "dns_lookup", "domain_audit", "domain_intelligence", "email_security", "http_check",
+      "blocklist", "content_freshness", "ct_logs", "dns_lookup", "domain_audit", "domain_intelligence", "email_security", "http_check",
       "lookalike_domains", "monitor_status", "security_headers", "ssl_certificate", "subdomain_takeover", "tls_scan", "waf_detection", "whois_lookup", "zone_hygiene"
     ])
     for (const t of tools) {

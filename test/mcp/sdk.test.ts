@@ -66,9 +66,9 @@ describe("session", () => {
     await client.ping()
   })
 
-  test("listTools returns the sixteen tools with input schemas", async () => {
+  test("listTools returns the seventeen tools with input schemas", async () => {
     const { tools } = await client.listTools()
-    expect(tools).toHaveLength(16)
+    expect(tools).toHaveLength(17)
     for (const name of ["dns_lookup", "domain_intelligence", "security_headers", "ssl_certificate", "whois_lookup"]) {
       expect(tools.map((t) => t.name)).toContain(name)
     }

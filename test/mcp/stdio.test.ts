@@ -1,6 +1,6 @@
 /**
  * `domain-intel mcp` over stdio, driven by the official SDK's StdioClientTransport spawning
- * `bun src/main.ts mcp`: once per protocol version (all sixteen tools, ajv-validated), metering per
+ * `bun src/main.ts mcp`: once per protocol version (all seventeen tools, ajv-validated), metering per
  * tools/call in the shared database, the key check (exit 2), and `--remote` forwarding to the
  * in-process service over HTTP.
  */
@@ -68,7 +68,7 @@ const stdioRows = () => {
 
 for (const version of VERSIONS) {
   describe(`stdio on ${version}`, () => {
-    test("initialize, list and call all sixteen tools; each call is metered", async () => {
+    test("initialize, list and call all seventeen tools; each call is metered", async () => {
       const before = stdioRows()
       const { client, stderr } = await connectStdio(version)
       try {
@@ -96,7 +96,7 @@ describe("stdio quota", () => {
     await svc.sql("INSERT INTO quota_usage (org_id, month, used) VALUES (?, ?, 500000)", [spentOrg, Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)])
     const { client } = await connectStdio("2025-11-25", [], { DOMAIN_INTEL_API_KEY: spent })
     try {
-      expect((await client.listTools()).tools).toHaveLength(16)
+      expect((await client.listTools()).tools).toHaveLength(17)
       const refused = await client.callTool(toolCalls(fx)[0]).then(() => undefined, (e) => e)
       expect(String(refused)).toMatch(/-32001.*QuotaExceeded/)
       // The catalogue code, as the HTTP endpoint's 429 carries it.

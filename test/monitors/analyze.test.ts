@@ -23,17 +23,33 @@ describe("conditions per kind", () => {
     expect(evaluate("certificate", { invalid: true }, { ...r, valid: false, expired: true }, null, NOW).summary).toBe("certificate invalid: expired")
   })
   test("ct_new_certificate: the first run sets the baseline; later runs see new ids and odd issuers", () => {
-    const e = (id: number, issuer = "R3 Let's Encrypt") => ({ id, issuer, common_name: "a.example", not_before: null, not_after: "2030-01-01T00:00:00Z" })
+    // Entries as the CT report gives them: crt.sh IDs in `ids`, the sources that listed each.
+    const e = (id: number, issuer = "R3 Let's Encrypt") =>
+      ({ id, ids: [id], issuer, common_name: "a.example", not_before: null, not_after: "2030-01-01T00:00:00Z", certspotter_id: null, sources: ["crtsh"] })
+    const report = (entries: ReadonlyArray<unknown>) => ({ entries, sources: [{ name: "crtsh", status: "ok" }] })
     const c = { new_certificate: true, issuer_not_in: ["Let's Encrypt"] }
-    const first = evaluate("ct_new_certificate", c, { entries: [e(1), e(2)] }, null, NOW)
+    const first = evaluate("ct_new_certificate", c, report([e(1), e(2)]), null, NOW)
     expect(first).toMatchObject({ ok: true, baseline: { max_ct_id: 2 } })
-    const same = evaluate("ct_new_certificate", c, { entries: [e(1), e(2)] }, first.baseline, NOW)
+    const same = evaluate("ct_new_certificate", c, report([e(1), e(2)]), first.baseline, NOW)
     expect(same.ok).toBe(true)
-    const more = evaluate("ct_new_certificate", { new_certificate: true }, { entries: [e(1), e(2), e(3)] }, first.baseline, NOW)
+    const more = evaluate("ct_new_certificate", { new_certificate: true }, report([e(1), e(2), e(3)]), first.baseline, NOW)
     expect(more).toMatchObject({ ok: false, summary: "1 new certificate in CT logs", baseline: { max_ct_id: 3 } })
-    const odd = evaluate("ct_new_certificate", { issuer_not_in: ["Let's Encrypt"] }, { entries: [e(1), e(2), e(4, "Evil CA")] }, first.baseline, NOW)
+    const odd = evaluate("ct_new_certificate", { issuer_not_in: ["Let's Encrypt"] }, report([e(1), e(2), e(4, "Evil CA")]), first.baseline, NOW)
     expect(odd).toMatchObject({ ok: false, summary: "issuer not allowed: Evil CA" })
-    expect(evaluate("ct_new_certificate", { issuer_not_in: ["Evil"] }, { entries: [e(1)] }, null, NOW).ok).toBe(false)
+    expect(evaluate("ct_new_certificate", { issuer_not_in: ["Evil"] }, report([e(1)]), null, NOW).ok).toBe(false)
+  })
+  test("ct_new_certificate: a second source that starts answering sets its own baseline and marks nothing new", () => {
+    const crt = (id: number) =>
+      ({ id, ids: [id], issuer: "CA", common_name: "a.example", not_before: null, not_after: null, certspotter_id: null, sources: ["crtsh"] })
+    const both = (id: number, cs: string) => ({ ...crt(id), certspotter_id: cs, sources: ["crtsh", "certspotter"] })
+    const only = (cs: string) => ({ ...crt(Number(cs)), ids: [], certspotter_id: cs, sources: ["certspotter"] })
+    const first = evaluate("ct_new_certificate", { new_certificate: true }, { entries: [crt(5)], sources: [{ name: "crtsh", status: "ok" }, { name: "certspotter", status: "error" }] }, null, NOW)
+    expect(first.baseline).toEqual({ max_ct_id: 5, max_certspotter_id: undefined })
+    const ok2 = [{ name: "crtsh", status: "ok" }, { name: "certspotter", status: "ok" }]
+    const second = evaluate("ct_new_certificate", { new_certificate: true }, { entries: [both(5, "900")], sources: ok2 }, first.baseline, NOW)
+    expect(second).toMatchObject({ ok: true, baseline: { max_ct_id: 5, max_certspotter_id: 900 } })
+    const third = evaluate("ct_new_certificate", { new_certificate: true }, { entries: [both(5, "900"), only("901")], sources: ok2 }, second.baseline, NOW)
+    expect(third).toMatchObject({ ok: false, summary: "1 new certificate in CT logs", baseline: { max_ct_id: 5, max_certspotter_id: 901 } })
   })
   test("zone_hygiene: grade and new findings", () => {
     const f = (check: string, severity: string) => ({ check, severity, message: `${check} ${severity}` })

@@ -44,6 +44,10 @@ const setup = (locations: ReadonlyArray<string>, extra: { quorum?: number } = {}
     })
     const sql = yield* SqlClient.SqlClient
     const anchor = Number((yield* sql<{ next_run_at: number }>`SELECT next_run_at FROM monitors WHERE id = ${monitor.id}`)[0].next_run_at)
+    // The first run is jittered up to a minute after creation, as long as a heartbeat stays
+    // live: every location beats again at the anchor, as running instances would have.
+    yield* TestClock.setTime(anchor)
+    yield* beatAll(["a", "b", "c"])
     return { org, monitors, id: monitor.id, anchor }
   })
 

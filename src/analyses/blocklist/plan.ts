@@ -7,6 +7,7 @@
  */
 import { InvalidRequest } from "../../kernel/errors"
 import { normalizeDomain } from "../../kernel/domainParam"
+import { getDomain } from "../../kernel/publicSuffix"
 import { type BlocklistItem, ipItem, isUnqueryable, queryName } from "./query"
 import type { ListKind } from "./testPoints"
 
@@ -58,37 +59,60 @@ export const parseTarget = (input: string): BlocklistTarget | InvalidRequest => 
   const raw = input.trim()
   const ip = ipItem(raw)
   if (ip !== null) return { kind: "ip", item: ip }
+  const neither = (why: string) =>
+    new InvalidRequest({ message: `target must be an IPv4 or IPv6 address or a domain name: ${JSON.stringify(raw)} is neither (${why})` })
+  if (raw.length > 300) return neither("longer than 300 characters")
+  if (/^\[?[0-9a-f:.]+%/i.test(raw)) return neither("an address with a zone index names a network link, not a host a list could know")
   const domain = normalizeDomain(raw)
-  if (domain instanceof InvalidRequest) {
-    return new InvalidRequest({ message: `target must be an IPv4 or IPv6 address or a domain name: ${JSON.stringify(raw)} is neither` })
-  }
+  // The domain rule's own reason, without its "domain must be …" preamble.
+  if (domain instanceof InvalidRequest) return neither(domain.message.replace(/^domain must be a host name such as example\.com: "[^]*" /, "").replace(/^domain is required$/, "empty"))
   // A top-level label is never all digits (RFC 3696 §2): such a "domain" is a mistyped address.
-  if (/^\d+$/.test(domain.split(".").pop() ?? "")) {
-    return new InvalidRequest({ message: `target must be an IPv4 or IPv6 address or a domain name: ${JSON.stringify(raw)} is neither` })
-  }
+  if (/^\d+$/.test(domain.split(".").pop() ?? "")) return neither("an address is four decimal numbers 0-255, or IPv6; a domain's last label is not all digits")
   return { kind: "domain", domain }
 }
 
+export interface PlanOptions {
+  /**
+   * An address that is not asked (a non-public one: no public list lists it, and asking would
+   * tell the list's operator an address of a private network). For a domain only the number
+   * withheld is reported, never the addresses (docs/security.md, "What refusals say").
+   */
+  readonly withhold?: (address: string) => boolean
+  /** At most this many of the domain's addresses are asked (the first ones: A, AAAA, then MX hosts by preference). */
+  readonly maxAddresses?: number
+}
+
 /** The queries of one check. */
-export const plan = (target: BlocklistTarget, zones: BlocklistZones, resolved: ResolvedHosts = NO_HOSTS): BlocklistPlan => {
+export const plan = (target: BlocklistTarget, zones: BlocklistZones, resolved: ResolvedHosts = NO_HOSTS, options: PlanOptions = {}): BlocklistPlan => {
   const limitations: Array<string> = []
   const items: Array<BlocklistItem> = []
   const seen = new Set<string>()
-  const addIp = (raw: string) => {
+  const withheld = new Set<string>()
+  const beyond = new Set<string>()
+  const addIp = (raw: string, judged: boolean) => {
     const item = ipItem(raw)
     if (item === null) {
       limitations.push(`${JSON.stringify(raw)} is not an IP address and was not asked`)
       return
     }
-    if (!seen.has(item.value)) {
-      seen.add(item.value)
-      items.push(item)
-    }
+    if (seen.has(item.value)) return
+    seen.add(item.value)
+    if (judged && options.withhold?.(item.value) === true) withheld.add(item.value)
+    else if (items.length >= (options.maxAddresses ?? Infinity)) beyond.add(item.value)
+    else items.push(item)
   }
-  if (target.kind === "ip") addIp(target.item.value)
-  else {
-    for (const a of [...resolved.a, ...resolved.aaaa, ...resolved.mx.flatMap((m) => m.ips)]) addIp(a)
-    if (items.length === 0) limitations.push(`${target.domain} has no address (A, AAAA or MX host): only the domain lists were asked`)
+  if (target.kind === "ip") {
+    // The operation's guard refuses such a target first; a caller that has not (the domain
+    // audit's web addresses) still gets no question sent about it.
+    addIp(target.item.value, true)
+    if (withheld.size > 0) limitations.push(`${target.item.value} is in a private or special-purpose range and was not asked: public lists list only public addresses`)
+  } else {
+    for (const a of [...resolved.a, ...resolved.aaaa, ...resolved.mx.flatMap((m) => m.ips)]) addIp(a, true)
+    if (withheld.size > 0) {
+      limitations.push(`${withheld.size} address${withheld.size === 1 ? "" : "es"} of ${target.domain}'s hosts ${withheld.size === 1 ? "is" : "are"} in a private or special-purpose range and ${withheld.size === 1 ? "was" : "were"} not asked: public lists list only public addresses`)
+    }
+    if (beyond.size > 0) limitations.push(`${target.domain}'s hosts have ${items.length + beyond.size} addresses: only the first ${items.length} were asked`)
+    if (seen.size === 0) limitations.push(`${target.domain} has no address (A, AAAA or MX host): only the domain lists were asked`)
   }
   const wanted: Array<readonly [string, ListKind, BlocklistItem]> = [
     ...(target.kind === "domain" ? zones.domain.map((z) => [z, "domain", { kind: "domain", value: target.domain }] as const) : []),
@@ -103,6 +127,14 @@ export const plan = (target: BlocklistTarget, zones: BlocklistZones, resolved: R
   }
   if (zones.ip.length === 0 && items.length > 0) limitations.push("No IP list is configured (DNSBL_IP_ZONES): the addresses were not checked")
   if (zones.domain.length === 0 && target.kind === "domain") limitations.push("No domain list is configured (DNSBL_DOMAIN_ZONES): the domain itself was not checked")
+  if (zones.domain.length > 0 && target.kind === "domain") {
+    // Domain lists key their entries by registered domain (SURBL says so; Spamhaus DBL mostly):
+    // a host name under one is asked as it is, and the registered domain may be listed instead.
+    const registered = getDomain(target.domain)
+    if (registered !== null && registered !== target.domain) {
+      limitations.push(`${target.domain} is not a registered domain: domain lists mostly list registered domains, so check ${registered} as well`)
+    }
+  }
   const lists = [...new Map(queries.map((q) => [`${q.list}:${q.zone}`, { zone: q.zone, kind: q.list }])).values()]
   return {
     target: target.kind === "ip" ? target.item.value : target.domain,

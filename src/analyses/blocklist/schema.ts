@@ -27,8 +27,9 @@ export const BlocklistReport = Schema.Struct({
     description: "the addresses asked of the IP lists: the target itself, or for a domain the addresses of its A, AAAA and MX hosts"
   }),
   lists: Schema.Array(BlocklistEntry).annotations({ description: "one entry per (zone, item) asked" }),
-  listed_count: Schema.Number.annotations({ description: "how many entries are listed" }),
+  listed_count: Schema.Number.pipe(Schema.int(), Schema.nonNegative()).annotations({ description: "how many entries are listed" }),
   checked_at: Schema.String,
   limitations: Schema.Array(Schema.String)
-}).annotations({ identifier: "BlocklistReport" })
+  // No identifier at the top: an MCP tool's output schema must be an object, not a reference.
+}).annotations({ description: "Whether an address or a domain is on the DNS blocklists (DNSBLs) asked" })
 export type BlocklistReport = typeof BlocklistReport.Type

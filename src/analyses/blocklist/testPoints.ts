@@ -86,7 +86,7 @@ const judgePair = (zone: string, listedPoint: string, unlistedPoint: string, lis
   else if (l.status === "error") problems.push(`its test point ${listedPoint}: ${l.reason}`)
   const u = classify(zone, unlisted, null)
   if (unlisted._tag === "Failed") problems.push(`its test point ${unlistedPoint}: ${u.reason}`)
-  else if (unlisted._tag === "Found") {
+  else if (unlisted._tag === "Found" && unlisted.records.length > 0) {
     // An error answer (a refused query, a rewritten answer) says why; a listing code says the list lists everything.
     problems.push(u.status === "error"
       ? `its test point ${unlistedPoint}: ${u.reason}`

@@ -13,6 +13,7 @@ import { emailSecurityKind, tlsKind } from "./kinds/security"
 import { takeoverKind } from "./kinds/takeover"
 import { lookalikesKind } from "./kinds/lookalikes"
 import { auditKind } from "./kinds/audit"
+import { blocklistKind } from "./kinds/blocklist"
 
 export const kindTable = {
   http_check: httpCheckKind,
@@ -27,7 +28,8 @@ export const kindTable = {
   tls: tlsKind,
   takeover: takeoverKind,
   lookalikes: lookalikesKind,
-  audit: auditKind
+  audit: auditKind,
+  blocklist: blocklistKind
 } satisfies Record<MonitorKind, KindSpec<any>>
 
 export { MonitorKind }

@@ -25,6 +25,7 @@ import { SecurityHeadersApi } from "./headers"
 import { TakeoverApi } from "./takeover"
 import { LookalikesApi } from "./lookalikes"
 import { AuditApi } from "./audit"
+import { BlocklistApi } from "./blocklist"
 
 export class Api extends HttpApi.make("domain-intel")
   .add(SystemApi)
@@ -44,6 +45,7 @@ export class Api extends HttpApi.make("domain-intel")
   .add(TakeoverApi)
   .add(LookalikesApi)
   .add(AuditApi)
+  .add(BlocklistApi)
   // Any request: a bad parameter or body, an unknown route or method, a body over 1 MiB, an
   // operation past its deadline (502), a defect.
   .addError(InvalidRequestWire)

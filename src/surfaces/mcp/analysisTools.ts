@@ -17,6 +17,7 @@ import { ContentFreshness } from "../../analyses/freshness/ContentFreshness"
 import { HttpCheckInputs, HttpCheckReport, httpCheckDeadlineMs } from "../api/network"
 import { httpCheck } from "../../analyses/network/HttpCheck"
 import { HttpProbe } from "../../adapters/probe/HttpProbe"
+import type { DnsResolver } from "../../adapters/dns/DnsResolver"
 import { WafDetectionInputs, WafReport } from "../api/waf"
 import { WafDetection } from "../../analyses/waf/WafDetection"
 import { EmailSecurity } from "../../analyses/mail/EmailSecurity"
@@ -35,11 +36,15 @@ import { DomainAuditReport } from "../../analyses/audit/schema"
 import type { DomainAudit } from "../../analyses/audit/DomainAudit"
 import { AuditInputs } from "../api/audit"
 import { domainAudit } from "../handlers/audit"
+import type { Blocklist } from "../../analyses/blocklist/Blocklist"
+import { BlocklistReport } from "../../analyses/blocklist/schema"
+import { BlocklistInputs } from "../api/blocklist"
+import { blocklistCheck } from "../handlers/blocklist"
 import { auditText, httpCheckText } from "./summaries"
 import { defineTool, McpCaller, type ToolDefinition } from "./tool"
 
 export const makeAnalysisTools = Effect.gen(function*() {
-  const context = yield* Effect.context<HttpProbe | CtAggregator | AppConfig | EmailSecurity | TlsScan | SubdomainTakeover | DomainAudit>()
+  const context = yield* Effect.context<HttpProbe | CtAggregator | AppConfig | EmailSecurity | TlsScan | SubdomainTakeover | Blocklist | DnsResolver | DomainAudit>()
   const config = yield* AppConfig
   const waf = yield* WafDetection
   const freshness = yield* ContentFreshness
@@ -155,5 +160,20 @@ export const makeAnalysisTools = Effect.gen(function*() {
     timeout: () => Duration.millis(config.auditDeadlineMs)
   })
 
-  return [httpCheckTool, wafTool, freshnessTool, zoneTool, ctTool, emailTool, tlsTool, takeoverTool, auditTool] as ReadonlyArray<ToolDefinition>
+  const blocklistTool = defineTool({
+    name: "blocklist",
+    title: "Blocklist (DNSBL) reputation",
+    description:
+      "Check whether an IP address or a domain is on the DNS blocklists mail receivers consult (DNSBLs: by default Spamhaus ZEN, SpamCop, Barracuda, PSBL for addresses; Spamhaus DBL, SURBL for domains). For a domain, the domain is asked of the domain lists and every address of its A, AAAA and MX hosts of the address lists. Use it when mail is rejected or lands in spam, or to vet an address or domain. Takes about a second (every list asked at once). Each list is first checked with its RFC 5782 test points; a list that fails them, refuses the query (127.255.255.x), answers outside 127.0.0.0/8 (a rewriting resolver) or does not answer is `error`, never `not_listed`. Main fields: `listed_count`, `lists[]` (zone, item, status listed/not_listed/error, return `codes`, `reason`: the list's TXT for a listing, why for an error), `ips` (the addresses asked), `limitations`. A private or special-purpose address is refused (target_forbidden).",
+    input: BlocklistInputs.json,
+    output: BlocklistReport,
+    run: (args) => blocklistCheck(args).pipe(Effect.provide(context)),
+    summary: (r) => {
+      const listed = r.lists.filter((l) => l.status === "listed")
+      const errors = r.lists.filter((l) => l.status === "error").length
+      return `Blocklists for ${r.target}: ${listed.length === 0 ? "listed nowhere" : `listed ${listed.length} time(s): ${listed.map((l) => `${l.item} on ${l.zone} (${l.codes.join(", ")})`).join("; ")}`}; ${r.lists.length} (list, item) pairs asked${errors > 0 ? `, ${errors} without a usable answer` : ""}`
+    }
+  })
+
+  return [httpCheckTool, wafTool, freshnessTool, zoneTool, ctTool, emailTool, tlsTool, takeoverTool, blocklistTool, auditTool] as ReadonlyArray<ToolDefinition>
 })

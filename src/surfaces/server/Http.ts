@@ -71,6 +71,7 @@ import { LookalikesLive } from "../handlers/lookalikes"
 import { DomainAudit } from "../../analyses/audit/DomainAudit"
 import { Blocklist } from "../../analyses/blocklist/Blocklist"
 import { AuditLive } from "../handlers/audit"
+import { BlocklistLive } from "../handlers/blocklist"
 
 /** Routes mounted beside the HttpApi (raw handlers). */
 export const rawRoutes: ReadonlyArray<RawRoute> = [...mcpRawRoutes]
@@ -97,7 +98,7 @@ const CtWithinDeadline = CtAggregator.Live.pipe(
  * nodes"): so here and in `AppLive` dependencies are provided a level at a time, and the routes
  * beside the HttpApi share one layer.
  */
-export const ServicesLive = Layer.mergeAll(Bearer.Default, Accounts.Default, AuditTokensLive, ZoneHygiene.Live, EmailSecurity.Live, TlsScan.Live, SubdomainTakeover.Live, Lookalikes.Live).pipe(
+export const ServicesLive = Layer.mergeAll(Bearer.Default, Accounts.Default, AuditTokensLive, ZoneHygiene.Live, EmailSecurity.Live, TlsScan.Live, SubdomainTakeover.Live, Lookalikes.Live, Blocklist.Live).pipe(
   Layer.provideMerge(Layer.mergeAll(
     Keys.Default, KeyActivity.Default, Quota.Default, RequestLog.Default, OperationsLive,
     HttpProbe.Live, DnssecValidator.Live, CtWithinDeadline, TlsWire.Live, ResolverHealth.Live
@@ -106,7 +107,7 @@ export const ServicesLive = Layer.mergeAll(Bearer.Default, Accounts.Default, Aud
 )
 
 /** The REST groups, over the services below (provided once, with the analyses MCP shares). */
-const GroupsLive = Layer.mergeAll(AccountLive, SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive, MonitorsLive, LocationsLive, EmailLive, TlsLive, SecurityHeadersLive, TakeoverLive, LookalikesLive, AuditLive)
+const GroupsLive = Layer.mergeAll(AccountLive, SystemLive, NetworkLive, AnalyticsLive, AlertsLive, DnsLive, CtLive, FreshnessLive, WafLive, MonitorsLive, LocationsLive, EmailLive, TlsLive, SecurityHeadersLive, TakeoverLive, LookalikesLive, BlocklistLive, AuditLive)
 
 /**
  * Background fibers (alert evaluator and outbox, request-log pruning, monitor scheduler), scoped

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test"
 import { InvalidRequest } from "../../../src/kernel/errors"
 import type { Lookup } from "../../../src/analyses/mail/lookup"
-import { parseTarget, plan, type BlocklistTarget } from "../../../src/analyses/blocklist/plan"
+import { NO_HOSTS, parseTarget, plan, type BlocklistTarget } from "../../../src/analyses/blocklist/plan"
 import { buildReport, queriesToAsk, verdictsOf, type QueryOutcome } from "../../../src/analyses/blocklist/report"
 import { BlocklistReport } from "../../../src/analyses/blocklist/schema"
 import { judgeTestPoints } from "../../../src/analyses/blocklist/testPoints"
@@ -32,6 +32,16 @@ describe("the target", () => {
       expect((t as InvalidRequest).message).toContain("target must be an IPv4 or IPv6 address or a domain name")
     }
   )
+
+  test.each([
+    ["example.com:25", "(has a port)"],
+    ["", "(empty)"],
+    ["0x7f.1", "(an address is four decimal numbers 0-255, or IPv6; a domain's last label is not all digits)"],
+    ["fe80::1%eth0", "(an address with a zone index names a network link, not a host a list could know)"],
+    ["a".repeat(301), "(longer than 300 characters)"]
+  ])("%p: the message says why", (input, why) => {
+    expect((parseTarget(input) as InvalidRequest).message).toEndWith(`is neither ${why}`)
+  })
 })
 
 describe("the plan", () => {
@@ -86,6 +96,43 @@ describe("the plan", () => {
     expect(p.queries).toEqual([])
     expect(p.unqueryable).toHaveLength(1)
     expect(p.unqueryable[0].why).toContain("at most 253")
+  })
+})
+
+describe("what the plan leaves out", () => {
+  test("withheld addresses are counted, never named, and not asked; the domain lists still are", () => {
+    const p = plan(target("example.com"), zones, { a: ["10.0.0.5", "192.0.2.1"], aaaa: [], mx: [{ host: "mx.example.com", ips: ["192.168.1.2"] }] }, {
+      withhold: (ip) => ip.startsWith("10.") || ip.startsWith("192.168.")
+    })
+    expect(p.ips).toEqual(["192.0.2.1"])
+    expect(p.limitations).toEqual(["2 addresses of example.com's hosts are in a private or special-purpose range and were not asked: public lists list only public addresses"])
+    expect(JSON.stringify(p)).not.toContain("10.0.0.5")
+    const all = plan(target("example.com"), zones, { a: ["10.0.0.5"], aaaa: [], mx: [] }, { withhold: () => true })
+    expect(all.queries.map((q) => q.zone)).toEqual(["dbl.example"])
+    expect(all.limitations).toEqual(["1 address of example.com's hosts is in a private or special-purpose range and was not asked: public lists list only public addresses"])
+  })
+
+  test("an address target that is withheld is asked of no list, and the report says why", () => {
+    const p = plan(target("10.0.0.5"), zones, NO_HOSTS, { withhold: (ip) => ip.startsWith("10.") })
+    expect(p.ips).toEqual([])
+    expect(p.queries).toEqual([])
+    expect(p.limitations).toEqual(["10.0.0.5 is in a private or special-purpose range and was not asked: public lists list only public addresses"])
+    expect(plan(target("192.0.2.5"), zones, NO_HOSTS, { withhold: (ip) => ip.startsWith("10.") }).ips).toEqual(["192.0.2.5"])
+  })
+
+  test("at most maxAddresses of a domain's addresses are asked, the first ones, and the rest is said", () => {
+    const a = Array.from({ length: 5 }, (_, i) => `192.0.2.${i + 1}`)
+    const p = plan(target("example.com"), zones, { a, aaaa: [], mx: [] }, { maxAddresses: 3 })
+    expect(p.ips).toEqual(a.slice(0, 3))
+    expect(p.limitations).toEqual(["example.com's hosts have 5 addresses: only the first 3 were asked"])
+  })
+
+  test("a host name under a registered domain carries a hint to check the registered domain", () => {
+    expect(plan(target("www.example.co.uk"), zones).limitations).toContain(
+      "www.example.co.uk is not a registered domain: domain lists mostly list registered domains, so check example.co.uk as well"
+    )
+    expect(plan(target("example.co.uk"), zones).limitations.some((l) => l.includes("registered domain"))).toBe(false)
+    expect(plan(target("www.example.co.uk"), { ip: zones.ip, domain: [] }).limitations.some((l) => l.includes("registered domain"))).toBe(false)
   })
 })
 

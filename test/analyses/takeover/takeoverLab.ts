@@ -38,6 +38,11 @@ export interface TakeoverLab {
   /** "ip:port" of Unbound. */
   readonly resolver: string
   readonly addr: (h: number) => string
+  /**
+   * Replaces the records of a served zone and has NSD read it again (SIGHUP: NSD reloads the zone
+   * files whose mtime changed). Unbound's cache keeps old answers at most 5 s.
+   */
+  readonly setZone: (name: string, records: ReadonlyArray<string>) => void
   readonly stop: () => Promise<void>
 }
 
@@ -99,6 +104,7 @@ export const startTakeoverLab = async (opts: {
     })))
     rmSync(dir, { recursive: true, force: true })
   }
+  let setZone: TakeoverLab["setZone"] = () => { throw new Error("the lab is not started") }
   try {
     // Every served zone: its own NS (lab-ns.<zone>, on the NSD) and a delegation with glue in its parent.
     const served = new Set(opts.zones.map((z) => z.name))
@@ -144,6 +150,13 @@ export const startTakeoverLab = async (opts: {
       procs.push(p)
     }
     spawnLogged(BIN.nsd(), ["-d", "-c", nsdConf("nsd-main", a(1), files)])
+    const nsdMain = procs[procs.length - 1]
+    setZone = (name, records) => {
+      const file = files.find(([zone]) => zone === name)
+      if (file === undefined) throw new Error(`${name} is not a zone of the lab`)
+      writeFileSync(file[1], text(name, records))
+      nsdMain.kill("SIGHUP")
+    }
     const dummy = join(dir, "refusing.zone")
     writeFileSync(dummy, text("refusing.invalid", []))
     spawnLogged(BIN.nsd(), ["-d", "-c", nsdConf("nsd-refusing", a(5), [["refusing.invalid", dummy, false]])])
@@ -204,5 +217,5 @@ export const startTakeoverLab = async (opts: {
     await stop()
     throw new Error(`${(e as Error).message}\n${logs}`)
   }
-  return { port, resolver: `${a(53)}:${port}`, addr: a, stop }
+  return { port, resolver: `${a(53)}:${port}`, addr: a, setZone: (name, records) => setZone(name, records), stop }
 }

@@ -49,6 +49,8 @@ export interface Baseline {
   readonly lookalikes?: Readonly<Record<string, "high" | "medium" | "low">>
   /** audit: the ids of the checks that failed in the last run. */
   readonly failed_checks?: ReadonlyArray<string>
+  /** blocklist: the (item, zone) pairs listed at the last run, or listed before and unknown since. */
+  readonly listing_keys?: ReadonlyArray<string>
 }
 
 export interface Verdict {

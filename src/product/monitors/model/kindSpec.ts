@@ -21,6 +21,7 @@ import type { SubdomainTakeover } from "../../../analyses/takeover/SubdomainTake
 import type { Lookalikes } from "../../../analyses/lookalikes/Lookalikes"
 import type { DomainAudit } from "../../../analyses/audit/DomainAudit"
 import type { AppConfigShape } from "../../../platform/Config"
+import type { Blocklist } from "../../../analyses/blocklist/Blocklist"
 
 /** Every service a run of any kind may use (provided by the scheduler's layer). */
 export type MonitorRunServices =
@@ -38,6 +39,7 @@ export type MonitorRunServices =
   | SubdomainTakeover
   | Lookalikes
   | DomainAudit
+  | Blocklist
 
 export interface KindSpec<C> {
   /** The conditions the kind accepts; names it does not know are refused (400). */

@@ -5,6 +5,7 @@ import { ctReport, emailReport, freshnessReport, httpCheckReport, rawJson, wafRe
 import { headersReport, tlsReport } from "./securityReports"
 import { takeoverReport } from "./takeoverReport"
 import { lookalikesReport } from "./lookalikesReport"
+import { blocklistReport } from "./blocklistReport"
 import type { View } from "./types"
 
 type Values = Record<string, string | boolean>
@@ -101,6 +102,13 @@ const OPERATIONS: ReadonlyArray<Operation> = [
       { name: "fuzzers", label: "Fuzzers (comma list, optional: all)", placeholder: "homoglyph,addition,tld-swap" }
     ],
     render: lookalikesReport
+  },
+  {
+    id: "blocklist",
+    label: "Blocklists (DNSBL)",
+    path: "/v1/security/blocklist",
+    fields: [{ name: "target", label: "IP address or domain", placeholder: "192.0.2.25 or example.com", required: true }],
+    render: blocklistReport
   },
   {
     id: "ct",

@@ -135,6 +135,12 @@ export const KINDS: Record<string, KindForm> = {
       { name: "grade_below", label: "Grade below", type: "choice", options: GRADES, optional: true },
       { name: "check_failed", label: "Checks that must pass", type: "list", hint: "one check id per line, e.g. mail_spf, web_hsts, exposure_takeover" }
     ]
+  },
+  blocklist: {
+    label: "Blocklists (DNSBL)",
+    target: "192.0.2.25 or example.com",
+    factor: 10,
+    conditions: [{ name: "listed", label: "Newly listed on a blocklist", type: "flag" }]
   }
 }
 
