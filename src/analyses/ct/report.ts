@@ -1,6 +1,5 @@
 import { Clock, Effect } from "effect"
 import { AppConfig, type AppConfigShape } from "../../platform/Config"
-import { normalizeDomain } from "../../kernel/domainParam"
 import { InvalidRequest, type UpstreamUnavailable } from "../../kernel/errors"
 import { noteCache } from "../../platform/http/CurrentRequest"
 import { page } from "../../adapters/ct/entries"
@@ -11,9 +10,10 @@ import { CtAggregator, type CtLookup, type SctVerdict } from "../../adapters/ct/
  * (src/surfaces/mcp/analysisTools.ts), so both answer with the very same report.
  */
 export interface CtLogsInput {
+  /** Already normalised: the operation's schema (docs/conventions.md, domains) decodes it. */
   readonly domain: string
-  readonly offset?: number | undefined
-  readonly limit?: number | undefined
+  readonly offset: number
+  readonly limit: number
   readonly since?: string | undefined
 }
 
@@ -52,8 +52,7 @@ const describeSources = (c: AppConfigShape): string => {
 
 /** The validated inputs of a report, or the 400 they earn. */
 const inputsOf = (urlParams: CtLogsInput): { readonly domain: string; readonly since: string | null } | InvalidRequest => {
-  const domain = normalizeDomain(urlParams.domain)
-  if (domain instanceof InvalidRequest) return domain
+  const domain = urlParams.domain
   const since = urlParams.since === undefined ? null : parseSince(urlParams.since)
   if (since instanceof InvalidRequest) return since
   return { domain, since }
@@ -70,8 +69,8 @@ const assemble = (
 ) => ({
   domain,
   since,
-  offset: urlParams.offset ?? 0,
-  limit: urlParams.limit ?? 20,
+  offset: urlParams.offset,
+  limit: urlParams.limit,
   result,
   sct,
   age: Math.max(0, Math.round((now - result.fetchedAt) / 1000)),

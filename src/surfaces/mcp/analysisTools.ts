@@ -9,7 +9,7 @@ import { Duration, Effect } from "effect"
 import { AppConfig } from "../../platform/Config"
 import { CtAggregator } from "../../adapters/ct/CtAggregator"
 import { CtLogsInputs, CtLogsReport } from "../api/ct"
-import { ctLogsReport } from "../../analyses/ct/report"
+import { ctLogs } from "../handlers/ct"
 import { ZoneHygieneInputs, ZoneHygieneReport } from "../api/dns"
 import { ZoneHygiene } from "../../analyses/zone/ZoneHygiene"
 import { ContentFreshnessInputs, FreshnessReport } from "../api/freshness"
@@ -107,7 +107,7 @@ export const makeAnalysisTools = Effect.gen(function*() {
       "List the TLS certificates public certificate-transparency logs hold for a domain, from crt.sh and Cert Spotter at once, newest first, one entry per certificate (precertificate and certificate merged, and a certificate both sources list). Use it to find which CAs issued certificates for a domain, spot unexpected issuance, or discover subdomains (`names`). Takes 1-5 s on a cache miss (results are cached for 30 min). Main fields: `certificates[]` (issuer, common_name, names, not_before, not_after, timestamp, sources), `total`, `truncated` with `pagination.next_offset` for the next page (pass it as `offset`), `sources[]` (each aggregator's status: ok, error or skipped) and `limitations` (what a failed source leaves out), `cache.outcome`, `embedded_sct` of the newest valid certificate.",
     input: CtLogsInputs.json,
     output: CtLogsReport,
-    run: (args) => ctLogsReport(args).pipe(Effect.provide(context)),
+    run: (args) => ctLogs(args).pipe(Effect.provide(context)),
     summary: (r) =>
       `Certificate transparency for ${r.domain}: ${r.total} certificate(s), showing ${r.count}${r.truncated && r.pagination.next_offset !== null ? ` (next page: offset ${r.pagination.next_offset})` : ""}. ${r.note}`
   })
