@@ -109,6 +109,12 @@ describe("console security reports", () => {
     expect(await cert.locator("dt:has-text('Hostname match') + dd").textContent()).toBe("yes")
     expect(await cert.locator("dt:has-text('SCTs embedded') + dd").textContent()).toBe("0")
     expect(await report.locator("dt:has-text('Heartbleed') + dd").textContent()).toBe("not vulnerable")
+    // openssl s_server answers no ALPN and no HTTPS: the page says what the API says.
+    const yes = (b: boolean) => (b ? "yes" : "no")
+    expect(await report.locator("dt:has-text('Post-quantum key exchange') + dd").textContent()).toBe(yes(api.key_exchange.post_quantum))
+    expect(await report.locator("dt:has-text('HTTP/2 (ALPN h2)') + dd").textContent()).toBe(yes(api.alpn.http2))
+    expect(await report.locator("dt:has-text('HTTP/3 advertised') + dd").textContent()).toBe(yes(api.http3.advertised))
+    expect([api.key_exchange.post_quantum, api.alpn.http2, api.http3.advertised]).toEqual([false, false, false])
     const findings = captioned(r, "Findings").locator("tbody tr")
     expect(await findings.count()).toBe(api.findings.length)
     const capRow = findings.filter({ hasText: 'rating rule "TLS 1.0/1.1 supported"' })

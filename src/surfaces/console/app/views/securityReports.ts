@@ -57,7 +57,15 @@ export const tlsReport = (r: any) => {
     kv([
       ["Groups", (r.key_exchange?.groups ?? []).length > 0 ? h("ul", { class: "badges" }, r.key_exchange.groups.map((g: string) => h("li", {}, h("span", { class: "badge" }, g)))) : "none (no ECDHE/TLS 1.3)"],
       ["Forward secrecy", yesNo(r.key_exchange?.forward_secrecy)],
+      ["Post-quantum key exchange", yesNo(r.key_exchange?.post_quantum)],
       ["Server picks the suite", optional(r.server_preference, "undetermined")]
+    ]),
+    h("h4", {}, "Application protocols"),
+    kv([
+      ["HTTP/2 (ALPN h2)", yesNo(r.alpn?.http2)],
+      ["HTTP/1.1 (ALPN)", yesNo(r.alpn?.http1_1)],
+      ["HTTP/3 advertised", yesNo(r.http3?.advertised)],
+      ["Alt-Svc", r.http3?.alt_svc ?? null]
     ]),
     h("h4", {}, "Certificate"),
     c === null || c === undefined
