@@ -84,12 +84,7 @@ export const OperationsLive = Layer.sync(Operations, () => makeOperations(Api, r
  * for the rest of the CT operation), so its retries end in its own 502 before the deadline's.
  * The budget is each source's, and the sources are asked at once: one cut covers them all.
  */
-const CtWithinDeadline = CtAggregator.Live.pipe(
-  Layer.provide(Layer.effect(AppConfig, Effect.map(AppConfig, (c) => ({
-    ...c,
-    ctBudgetMs: Math.max(500, Math.min(c.ctBudgetMs, c.operationDeadlineMs - 3000))
-  }))))
-)
+const CtWithinDeadline = CtAggregator.layer((c) => Math.max(500, Math.min(c.ctBudgetMs, c.operationDeadlineMs - 3000)))
 
 /**
  * Services shared by the server and the CLI, in three flat levels (each level's services need
