@@ -90,8 +90,8 @@ const CtWithinDeadline = CtAggregator.layer((c) => Math.max(500, Math.min(c.ctBu
  * Services shared by the server and the CLI, in three flat levels (each level's services need
  * only those of the levels below it). Start-up builds every layer node in this file once, and
  * each node costs Effect steps whatever it holds (docs/operating.md, "Fourth pass: fewer layer
- * nodes"): so here and in `AppLive` dependencies are provided a level at a time, and the routes
- * beside the HttpApi share one layer.
+ * nodes"): so here and in `AppLive` dependencies are provided a level at a time, and what the
+ * server itself does at start is one layer (`ServeLive`).
  */
 export const ServicesLive = Layer.mergeAll(Bearer.Default, Accounts.Default, AuditTokensLive, ZoneHygiene.Live, EmailSecurity.Live, TlsScan.Live, SubdomainTakeover.Live, Lookalikes.Live, Blocklist.Live, HttpSecurityGrade.Live).pipe(
   Layer.provideMerge(Layer.mergeAll(
@@ -144,7 +144,7 @@ const pipelineDeps: Effect.Effect<PipelineDeps, never, RequestObserver | AppConf
 
 /**
  * The server, in one layer node (each node costs start-up steps whatever it holds;
- * docs/operating.md, "The binary"): the routes beside the HttpApi on its router, the workers,
+ * docs/operating.md, "Fifth pass: the fourth wave's operations"): the routes beside the HttpApi on its router, the workers,
  * then the HttpApi served with the pipeline around it and the "Listening on" line. The last two
  * are what `HttpApiBuilder.serve` and `HttpServer.withLogAddress` do, through the same public
  * pieces (`httpApp`, `serveEffect`, `logAddress`), which as layers cost a dozen nodes.
