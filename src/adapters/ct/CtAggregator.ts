@@ -15,7 +15,7 @@
  *   `UpstreamUnavailable` (502 upstream_unavailable).
  */
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import { AppConfig } from "../../platform/Config"
+import { AppConfig, type AppConfigShape } from "../../platform/Config"
 import { UpstreamUnavailable } from "../../kernel/errors"
 import { makeSingleFlight } from "../../kernel/singleFlight"
 import { issuerOrganization, type CtEntry } from "./entries"
@@ -182,17 +182,23 @@ export const makeCtAggregator = (opts: CtOptions) =>
   })
 
 export class CtAggregator extends Context.Tag("domain-intel/CtAggregator")<CtAggregator, CtAggregatorShape>() {
-  /** Needs AppConfig and the store (SqlClient); brings its own HttpClient (no redirects). */
-  static readonly Live = Layer.effect(
-    this,
-    Effect.flatMap(AppConfig, (c) =>
-      makeCtAggregator({
-        sources: c.ctSources,
-        crtshUrl: c.ctAggregatorUrl,
-        certspotterUrl: c.ctCertspotterUrl,
-        certspotterToken: c.ctCertspotterToken,
-        ttlMs: c.ctCacheTtlS * 1000,
-        budgetMs: c.ctBudgetMs
-      }))
-  ).pipe(Layer.provide(CrtShHttpLive))
+  /**
+   * Needs AppConfig and the store (SqlClient); brings its own HttpClient (no redirects).
+   * `budgetMs` chooses the retry budget from the configuration (default CT_BUDGET_MS).
+   */
+  static readonly layer = (budgetMs: (c: AppConfigShape) => number = (c) => c.ctBudgetMs) =>
+    Layer.effect(
+      this,
+      Effect.flatMap(AppConfig, (c) =>
+        makeCtAggregator({
+          sources: c.ctSources,
+          crtshUrl: c.ctAggregatorUrl,
+          certspotterUrl: c.ctCertspotterUrl,
+          certspotterToken: c.ctCertspotterToken,
+          ttlMs: c.ctCacheTtlS * 1000,
+          budgetMs: budgetMs(c)
+        }))
+    ).pipe(Layer.provide(CrtShHttpLive))
+
+  static readonly Live = CtAggregator.layer()
 }

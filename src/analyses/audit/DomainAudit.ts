@@ -29,7 +29,7 @@ import { SubdomainTakeover } from "../takeover/SubdomainTakeover"
 import { TlsScan } from "../tls/TlsScan"
 import { ZoneHygiene } from "../zone/ZoneHygiene"
 import { type Section, SECTIONS } from "./checks"
-import { Ipv6Readiness } from "./Ipv6Readiness"
+import { Ipv6Readiness, makeIpv6Readiness } from "./Ipv6Readiness"
 import type { SecurityHeadersReport } from "../observatory/schema"
 import type { TlsReport } from "../tls/schema"
 import type { WebIpv6Observation } from "./ipv6"
@@ -241,6 +241,10 @@ export const makeDomainAudit = Effect.gen(function*() {
 })
 
 export class DomainAudit extends Context.Tag("domain-intel/DomainAudit")<DomainAudit, DomainAuditShape>() {
-  static readonly Live = Layer.effect(this, makeDomainAudit).pipe(Layer.provide(Ipv6Readiness.Live))
+  /**
+   * Its own IPv6 reader, made as the audit is (not a layer of its own: every layer node costs the
+   * server's start-up steps whatever it holds; docs/operating.md, "Fourth pass: fewer layer nodes").
+   */
+  static readonly Live = Layer.effect(this, Effect.provideServiceEffect(makeDomainAudit, Ipv6Readiness, makeIpv6Readiness))
 }
 

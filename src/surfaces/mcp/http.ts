@@ -26,9 +26,7 @@ import { Outbound } from "../../adapters/probe/Outbound"
 import { isSupportedVersion, type ProtocolVersion, SUPPORTED_VERSIONS, VERSION_HEADER, ErrorCode, type JsonRpcResponse } from "./protocol"
 import { Rdap } from "../../adapters/rdap/Rdap"
 import { McpCaller } from "./tool"
-import { HttpSecurityGrade } from "../../analyses/observatory/HttpSecurityGrade"
 import { DomainAudit } from "../../analyses/audit/DomainAudit"
-import { Blocklist } from "../../analyses/blocklist/Blocklist"
 import { Tools } from "./Tools"
 
 export { MCP_OPERATION, MCP_PATH, mcpRawRoutes } from "./route"
@@ -91,9 +89,12 @@ export const McpToolsLive = McpServer.Live.pipe(
   Layer.provideMerge(Outbound.Live)
 )
 
-/** Every service the MCP tools need, the analyses included (the stdio command). */
+/**
+ * Every service the MCP tools need beyond the shared ones, the analyses included (the stdio
+ * command); the security grade and the blocklists the audit runs are shared services.
+ */
 export const McpServicesLive = McpToolsLive.pipe(Layer.provideMerge(Layer.mergeAll(
-  ContentFreshness.Live, WafDetection.Live, HttpSecurityGrade.Live, DomainAudit.Live.pipe(Layer.provide([HttpSecurityGrade.Live, Blocklist.Live]))
+  ContentFreshness.Live, WafDetection.Live, DomainAudit.Live
 )))
 
 /** The endpoint with its services built with the server: provide the shared services and CtHistory. */

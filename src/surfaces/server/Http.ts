@@ -84,21 +84,16 @@ export const OperationsLive = Layer.sync(Operations, () => makeOperations(Api, r
  * for the rest of the CT operation), so its retries end in its own 502 before the deadline's.
  * The budget is each source's, and the sources are asked at once: one cut covers them all.
  */
-const CtWithinDeadline = CtAggregator.Live.pipe(
-  Layer.provide(Layer.effect(AppConfig, Effect.map(AppConfig, (c) => ({
-    ...c,
-    ctBudgetMs: Math.max(500, Math.min(c.ctBudgetMs, c.operationDeadlineMs - 3000))
-  }))))
-)
+const CtWithinDeadline = CtAggregator.layer((c) => Math.max(500, Math.min(c.ctBudgetMs, c.operationDeadlineMs - 3000)))
 
 /**
  * Services shared by the server and the CLI, in three flat levels (each level's services need
  * only those of the levels below it). Start-up builds every layer node in this file once, and
  * each node costs Effect steps whatever it holds (docs/operating.md, "Fourth pass: fewer layer
- * nodes"): so here and in `AppLive` dependencies are provided a level at a time, and the routes
- * beside the HttpApi share one layer.
+ * nodes"): so here and in `AppLive` dependencies are provided a level at a time, and what the
+ * server itself does at start is one layer (`ServeLive`).
  */
-export const ServicesLive = Layer.mergeAll(Bearer.Default, Accounts.Default, AuditTokensLive, ZoneHygiene.Live, EmailSecurity.Live, TlsScan.Live, SubdomainTakeover.Live, Lookalikes.Live, Blocklist.Live).pipe(
+export const ServicesLive = Layer.mergeAll(Bearer.Default, Accounts.Default, AuditTokensLive, ZoneHygiene.Live, EmailSecurity.Live, TlsScan.Live, SubdomainTakeover.Live, Lookalikes.Live, Blocklist.Live, HttpSecurityGrade.Live).pipe(
   Layer.provideMerge(Layer.mergeAll(
     Keys.Default, KeyActivity.Default, Quota.Default, RequestLog.Default, OperationsLive,
     HttpProbe.Live, DnssecValidator.Live, CtWithinDeadline, TlsWire.Live, ResolverHealth.Live
@@ -111,20 +106,18 @@ const GroupsLive = Layer.mergeAll(AccountLive, SystemLive, NetworkLive, Analytic
 
 /**
  * Background fibers (alert evaluator and outbox, request-log pruning, monitor scheduler), scoped
- * to the server. They start half a second after their layer is built, so about when the listener
+ * to the server. They start half a second after the server is built, so about when the listener
  * is bound: their first passes (pruning, the rollup backfill, the first claim) are the coldest
  * code the process runs, and a starting server answers its health check first (docs/operating.md,
  * "The binary"). A worker that cannot start is logged; the server keeps serving.
  */
 const WORKERS_START_DELAY = Duration.millis(500)
-const WorkersLive = Layer.scopedDiscard(
-  Effect.flatMap(Effect.scope, (scope) =>
-    Layer.buildWithScope(Layer.mergeAll(AlertsWorkers, AnalyticsWorkers, MonitorsWorkers), scope).pipe(
-      Effect.delay(WORKERS_START_DELAY),
-      Effect.catchAllCause((cause) => Effect.logError("background workers failed to start", cause)),
-      Effect.forkScoped
-    ))
-)
+const startWorkers = Effect.flatMap(Effect.scope, (scope) =>
+  Layer.buildWithScope(Layer.mergeAll(AlertsWorkers, AnalyticsWorkers, MonitorsWorkers), scope).pipe(
+    Effect.delay(WORKERS_START_DELAY),
+    Effect.catchAllCause((cause) => Effect.logError("background workers failed to start", cause)),
+    Effect.forkScoped
+  ))
 
 /**
  * The routes beside the HttpApi, on its router: /metrics, /openapi.json and /docs (built on
@@ -132,16 +125,16 @@ const WorkersLive = Layer.scopedDiscard(
  * groups use; ssl_certificate enriched with CT history from the aggregator), and the web console
  * (src/surfaces/console), an open page like /docs.
  */
-const RawRoutesLive = HttpApiBuilder.Router.use((router) =>
-  Effect.all([metricsRoute(router), openApiRoutes(router), mcpLazyRoute(router), consoleRoutes(router)], { discard: true })
-)
+const addRawRoutes = Effect.flatMap(HttpApiBuilder.Router, (router) =>
+  Effect.all([metricsRoute(router), openApiRoutes(router), mcpLazyRoute(router), consoleRoutes(router)], { discard: true }))
 
 /**
- * Every body is read within its bound before routing (src/platform/http/body.ts): an HttpApi-level
- * middleware, so its 413 is encoded by the API like any declared error, and every route below
- * it, MCP included, reads the bounded body.
+ * The HttpApi-level middlewares, in one layer: the error renderer (./renderErrors.ts) around the
+ * router, and outside it the body bound. Every body is read within its bound before routing
+ * (src/platform/http/body.ts), so its 413 is encoded by the API like any declared error, and
+ * every route below it, MCP included, reads the bounded body.
  */
-const BodyBoundLive = HttpApiBuilder.middleware(Api, (app) => boundBody(app))
+const ApiMiddlewareLive = HttpApiBuilder.middleware(Api, Effect.map(renderErrors, (render) => (app) => boundBody(render(app))))
 
 /** What the pipeline needs, resolved once when the server is built (not per request). */
 const pipelineDeps: Effect.Effect<PipelineDeps, never, RequestObserver | AppConfig | Operations> = Effect.map(
@@ -149,31 +142,52 @@ const pipelineDeps: Effect.Effect<PipelineDeps, never, RequestObserver | AppConf
   ([observer, config, operations]) => ({ observer, config, operations })
 )
 
+/**
+ * The server, in one layer node (each node costs start-up steps whatever it holds;
+ * docs/operating.md, "Fifth pass: the fourth wave's operations"): the routes beside the HttpApi on its router, the workers,
+ * then the HttpApi served with the pipeline around it and the "Listening on" line. The last two
+ * are what `HttpApiBuilder.serve` and `HttpServer.withLogAddress` do, through the same public
+ * pieces (`httpApp`, `serveEffect`, `logAddress`), which as layers cost a dozen nodes.
+ */
+const ServeLive = Layer.scopedDiscard(Effect.gen(function*() {
+  yield* addRawRoutes
+  yield* startWorkers
+  const deps = yield* pipelineDeps
+  const app = yield* HttpApiBuilder.httpApp
+  yield* HttpServer.serveEffect(app, (app) => cors(deps.config.corsOrigins)(pipeline(app, deps)))
+  yield* HttpServer.logAddress
+}))
+
+/**
+ * The fiber-local settings the server is built and runs with, set in one layer node:
+ * - exact, case-sensitive matching (src/platform/http/Operation.ts), for the routers built here;
+ * - no tracing: no trace exporter is configured, so spans (per-request server spans, `Effect.fn`
+ *   and SQL statement spans) would be pure cost on the hot path;
+ * - X-Request-Id, X-RateLimit-*, … on every answer the HttpApi sends (./pipeline.ts).
+ */
+const serverFiberRefs = <A, E, R>(layer: Layer.Layer<A, E, R>) =>
+  Layer.locallyEffect(layer, (build) =>
+    build.pipe(
+      Effect.locally(HttpRouter.currentRouterConfig, routerConfig),
+      Effect.locally(HttpMiddleware.currentTracerDisabledWhen, () => true),
+      Effect.locally(FiberRef.currentTracerEnabled, false),
+      Effect.locally(HttpApp.currentPreResponseHandlers, Option.some(trackingHeaders))
+    ))
+
 /** The API served on whatever HttpServer is provided (needs ServicesLive and AppConfig). */
-export const AppLive = Layer.unwrapEffect(
-  Effect.map(pipelineDeps, (deps) => HttpApiBuilder.serve((app) => cors(deps.config.corsOrigins)(pipeline(app, deps))))
-).pipe(
-  Layer.provide([RawRoutesLive, renderErrors, BodyBoundLive, WorkersLive]),
-  // The API itself: /openapi.json and the error renderer read it.
+export const AppLive = ServeLive.pipe(
+  // The API itself, with its groups: the server and /openapi.json read it.
   Layer.provide(HttpApiBuilder.api(Api).pipe(Layer.provide(GroupsLive))),
-  // One instance of each (layers are shared by reference in one build): the analyses the REST
-  // groups and MCP share, the product services of the groups and the workers, the middlewares.
+  // One instance of each (layers are shared by reference in one build): the API's router (the
+  // groups register on it) and middlewares, the analyses the REST groups and MCP share, the
+  // product services of the groups and the workers, the endpoints' middlewares.
   Layer.provide([
-    ContentFreshness.Live, WafDetection.Live, HttpSecurityGrade.Live, CtHistory.FromAggregator,
-    DomainAudit.Live.pipe(Layer.provide([HttpSecurityGrade.Live, Blocklist.Live])),
+    HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer, ApiMiddlewareLive,
+    ContentFreshness.Live, WafDetection.Live, CtHistory.FromAggregator, DomainAudit.Live,
     Analytics.Default, Alerts.Default, Monitors.Default,
     AuthLive, RequestObserverLive
   ]),
-  HttpServer.withLogAddress,
-  // Exact, case-sensitive matching (src/platform/http/Operation.ts), for the routers built here.
-  (layer) => Layer.locally(layer, HttpRouter.currentRouterConfig, routerConfig),
-  // No trace exporter is configured, so spans (per-request server spans, `Effect.fn` and SQL
-  // statement spans) would be pure cost on the hot path: the tracer is off for everything the
-  // server runs.
-  HttpMiddleware.withTracerDisabledWhen(() => true),
-  (layer) => Layer.locally(layer, FiberRef.currentTracerEnabled, false),
-  // X-Request-Id, X-RateLimit-*, … on every answer the HttpApi sends (src/surfaces/server/pipeline.ts).
-  (layer) => Layer.locally(layer, HttpApp.currentPreResponseHandlers, Option.some(trackingHeaders))
+  serverFiberRefs
 )
 
 /** Longest deadline of any operation: OPERATION_DEADLINE_MS, AUDIT_DEADLINE_MS or http-check's largest timeout + margin. */
@@ -191,22 +205,22 @@ export const longestDeadlineMs = (config: AppConfig["Type"]) =>
  * worker manager that `BunHttpServer.layer` also builds, which the server never uses either.
  */
 export const serverLayer = (options: { readonly port: number; readonly hostname: string }) =>
-  Layer.unwrapEffect(
-    Effect.map(AppConfig, (config) =>
-      Layer.mergeAll(
-        BunHttpServer.layerServer({
-          ...options,
-          idleTimeout: Math.min(255, Math.ceil(longestDeadlineMs(config) / 1000) + 5),
-          maxRequestBodySize: 8 * MAX_BODY_BYTES
-        }),
-        BunHttpPlatform.layer,
-        BunFileSystem.layer,
-        BunPath.layer,
-        Etag.layerWeak
-      ))
+  Layer.unwrapEffect(Effect.map(AppConfig, (config) => serverOn(config, options)))
+
+const serverOn = (config: AppConfig["Type"], options: { readonly port: number; readonly hostname: string }) =>
+  Layer.mergeAll(
+    BunHttpServer.layerServer({
+      ...options,
+      idleTimeout: Math.min(255, Math.ceil(longestDeadlineMs(config) / 1000) + 5),
+      maxRequestBodySize: 8 * MAX_BODY_BYTES
+    }),
+    BunHttpPlatform.layer,
+    BunFileSystem.layer,
+    BunPath.layer,
+    Etag.layerWeak
   )
 
 /** The server as `serve` runs it, on PORT/HOST. */
-export const ServerLive = Layer.unwrapEffect(
-  Effect.map(AppConfig, (c) => AppLive.pipe(Layer.provide(serverLayer({ port: c.port, hostname: c.host }))))
+export const ServerLive = AppLive.pipe(
+  Layer.provide(Layer.unwrapEffect(Effect.map(AppConfig, (c) => serverOn(c, { port: c.port, hostname: c.host }))))
 )

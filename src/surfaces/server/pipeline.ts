@@ -73,7 +73,7 @@ const raceDeadline = <A, E, R>(work: Effect.Effect<A, E, R>, ms: number): Effect
     Effect.flatMap(Effect.forkDaemon(Effect.interruptible(Effect.zipRight(Clock.sleep(ms), Fiber.interruptAsFork(request, deadlineId)))), (sleeper) =>
       Effect.ensuring(work, Fiber.interruptAsFork(sleeper, request.id()))))
 
-export const pipeline = (app: HttpApp.Default, { config, observer, operations }: PipelineDeps): HttpApp.Default =>
+export const pipeline = <R>(app: HttpApp.Default<never, R>, { config, observer, operations }: PipelineDeps): HttpApp.Default<never, R> =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
     const started = performance.now()
     const q = request.url.indexOf("?")
