@@ -5,7 +5,7 @@
  * `typeof X.Type` of these schemas.
  */
 import { Schema } from "effect"
-import { Severity } from "../mail/schema"
+import { findingOf } from "../mail/schema"
 import { FUZZERS } from "./permutations"
 
 const Strings = Schema.Array(Schema.String)
@@ -42,12 +42,7 @@ export const LOOKALIKE_CHECKS = ["mail_capable", "similar_page", "serves_page", 
 export const LookalikeCheck = Schema.Literal(...LOOKALIKE_CHECKS)
 export type LookalikeCheck = typeof LookalikeCheck.Type
 
-export const LookalikeFinding = Schema.Struct({
-  check: LookalikeCheck,
-  severity: Severity,
-  message: Schema.String,
-  recommendation: Schema.NullOr(Schema.String)
-}).annotations({ identifier: "LookalikeFinding" })
+export const LookalikeFinding = findingOf(LookalikeCheck).annotations({ identifier: "LookalikeFinding" })
 export type LookalikeFinding = typeof LookalikeFinding.Type
 
 export const LookalikesReport = Schema.Struct({

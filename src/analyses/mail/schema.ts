@@ -123,12 +123,14 @@ export const StarttlsResult = Schema.Struct({
 })
 export type StarttlsResult = typeof StarttlsResult.Type
 
-export const EmailFinding = Schema.Struct({
-  check: CheckName,
-  severity: Severity,
-  message: Schema.String,
-  recommendation: N(Schema.String)
-})
+/**
+ * A finding as every graded report gives it (email, TLS, takeover, lookalikes, as Zone Hygiene
+ * does): the check it belongs to, its severity, what was seen and the fix, decided here once.
+ */
+export const findingOf = <C extends Schema.Schema.Any>(check: C) =>
+  Schema.Struct({ check, severity: Severity, message: Schema.String, recommendation: N(Schema.String) })
+
+export const EmailFinding = findingOf(CheckName)
 export type EmailFinding = typeof EmailFinding.Type
 
 export const EmailCheck = Schema.Struct({

@@ -5,7 +5,7 @@
  * zone/model/findings.ts); every type of the analysis is `typeof X.Type` of these schemas.
  */
 import { Schema } from "effect"
-import { Grade, Severity } from "../mail/schema"
+import { findingOf, Grade } from "../mail/schema"
 
 const Strings = Schema.Array(Schema.String)
 
@@ -36,12 +36,7 @@ export const Candidate = Schema.Struct({
 }).annotations({ identifier: "TakeoverCandidate" })
 export type Candidate = typeof Candidate.Type
 
-export const TakeoverFinding = Schema.Struct({
-  check: CandidateType,
-  severity: Severity,
-  message: Schema.String,
-  recommendation: Schema.NullOr(Schema.String)
-}).annotations({ identifier: "TakeoverFinding" })
+export const TakeoverFinding = findingOf(CandidateType).annotations({ identifier: "TakeoverFinding" })
 export type TakeoverFinding = typeof TakeoverFinding.Type
 
 export const NameSourceCounts = Schema.Struct({

@@ -3,9 +3,9 @@
  * docs/security.md, "TLS configuration scan"): one Schema, its type `typeof TlsReport.Type`.
  */
 import { Schema } from "effect"
+import { findingOf } from "../mail/schema"
 
 const N = Schema.NullOr
-const Severity = Schema.Literal("critical", "high", "medium", "low", "info")
 
 const PerVersion = <S extends Schema.Schema.Any>(s: S) =>
   Schema.Struct({ ssl3: s, tls1_0: s, tls1_1: s, tls1_2: s, tls1_3: s })
@@ -31,12 +31,7 @@ export const TlsCertificate = Schema.Struct({
   sct_count: Schema.Number.annotations({ description: "SCTs embedded in the leaf (RFC 6962 §3.3)" })
 }).annotations({ identifier: "TlsCertificate" })
 
-export const TlsFinding = Schema.Struct({
-  check: Schema.String,
-  severity: Severity,
-  message: Schema.String,
-  recommendation: N(Schema.String)
-})
+export const TlsFinding = findingOf(Schema.String)
 
 export const TlsReport = Schema.Struct({
   host: Schema.String,
