@@ -21,8 +21,6 @@ export const algorithmName = (alg: number): string =>
 /** Lower-case, trailing dot removed, "" for the root. */
 export const normName = (name: string): string => name.toLowerCase().replace(/\.$/, "")
 
-export const labelCount = (name: string): number => (normName(name) === "" ? 0 : normName(name).split(".").filter((l) => l !== "*").length)
-
 /** ASCII letters lower-cased, nothing else (RFC 4034 §6.2, RFC 4343 §3). */
 const lower = (name: string): string => name.replace(/[A-Z]+/g, (m) => m.toLowerCase())
 
